@@ -1,0 +1,195 @@
+//! Command-line arguments, and lint levels from `-A/-W/-D` in the order given.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+
+use crate::diagnostic::Level;
+use crate::lints;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MessageFormat {
+    /// miette reports for people (default).
+    Human,
+    /// One line per finding: `path:line:col: level[code]: message`.
+    Short,
+    /// Cargo's JSON messages, for rust-analyzer and other tools.
+    Json,
+    /// Same as `json` (accepted because rust-analyzer passes it).
+    #[value(name = "json-diagnostic-rendered-ansi")]
+    JsonRenderedAnsi,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Static linter for Rust MCP servers: failures hidden from the model, panics that leave
+/// requests unanswered, and stdout writes that corrupt a stdio server's protocol stream.
+#[derive(Debug, Parser)]
+#[command(name = "mcp-lint", version, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    /// Files or directories to lint (default: the current directory). Each file is linted
+    /// with the context of its nearest Cargo.toml.
+    pub paths: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub cargo: CargoArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub message_format: MessageFormat,
+
+    /// Set lint LINT (or `warnings`) to allow.
+    #[arg(short = 'A', long = "allow", value_name = "LINT")]
+    pub allow: Vec<String>,
+    /// Set lint LINT (or `warnings`) to warn.
+    #[arg(short = 'W', long = "warn", value_name = "LINT")]
+    pub warn: Vec<String>,
+    /// Set lint LINT to deny; `-D warnings` makes every warning an error.
+    #[arg(short = 'D', long = "deny", value_name = "LINT")]
+    pub deny: Vec<String>,
+
+    /// Exit 0 even when findings are at deny level.
+    #[arg(long)]
+    pub exit_zero: bool,
+
+    /// Colour for human output.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub color: Color,
+
+    /// Threads for parsing and analysis (default: one per core).
+    #[arg(short = 'j', long)]
+    pub jobs: Option<usize>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the documentation of a lint.
+    Explain { lint: String },
+    /// List the lints with their default level and category.
+    Lints,
+}
+
+/// Cargo's package selection, plus the flags cargo and rust-analyzer pass that do not change
+/// what mcp-lint reads (accepted and ignored).
+#[derive(Debug, Args)]
+pub struct CargoArgs {
+    /// Path to Cargo.toml (implies cargo mode).
+    #[arg(long, value_name = "PATH")]
+    pub manifest_path: Option<PathBuf>,
+    /// Package to lint (name or package ID spec); repeatable.
+    #[arg(short = 'p', long = "package", value_name = "SPEC")]
+    pub package: Vec<String>,
+    /// Lint every workspace member.
+    #[arg(long, alias = "all")]
+    pub workspace: bool,
+    /// Exclude packages from `--workspace`.
+    #[arg(long, value_name = "SPEC")]
+    pub exclude: Vec<String>,
+
+    #[arg(long, hide = true)]
+    pub all_targets: bool,
+    #[arg(long, hide = true)]
+    pub lib: bool,
+    #[arg(long, hide = true, num_args = 0..=1, default_missing_value = "")]
+    pub bin: Vec<String>,
+    #[arg(long, hide = true)]
+    pub bins: bool,
+    #[arg(long, hide = true, num_args = 0..=1, default_missing_value = "")]
+    pub example: Vec<String>,
+    #[arg(long, hide = true)]
+    pub examples: bool,
+    #[arg(long, hide = true, num_args = 0..=1, default_missing_value = "")]
+    pub test: Vec<String>,
+    #[arg(long, hide = true)]
+    pub tests: bool,
+    #[arg(long, hide = true, num_args = 0..=1, default_missing_value = "")]
+    pub bench: Vec<String>,
+    #[arg(long, hide = true)]
+    pub benches: bool,
+    #[arg(long, hide = true)]
+    pub keep_going: bool,
+    #[arg(long, hide = true)]
+    pub all_features: bool,
+    #[arg(long, hide = true)]
+    pub no_default_features: bool,
+    #[arg(short = 'F', long, hide = true)]
+    pub features: Vec<String>,
+    #[arg(long, hide = true)]
+    pub target: Vec<String>,
+    #[arg(long, hide = true)]
+    pub target_dir: Option<PathBuf>,
+    #[arg(long, hide = true)]
+    pub config: Vec<String>,
+    #[arg(long, hide = true)]
+    pub frozen: bool,
+    #[arg(long, hide = true)]
+    pub locked: bool,
+    #[arg(long, hide = true)]
+    pub offline: bool,
+    #[arg(short = 'q', long, hide = true)]
+    pub quiet: bool,
+    #[arg(short = 'v', long, hide = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+}
+
+impl CargoArgs {
+    pub fn selects_packages(&self) -> bool {
+        self.manifest_path.is_some()
+            || !self.package.is_empty()
+            || self.workspace
+            || !self.exclude.is_empty()
+    }
+}
+
+/// Parses arguments; `Err` carries clap's error (help and version included).
+pub fn parse(args: Vec<std::ffi::OsString>) -> Result<(Cli, ArgMatches), clap::Error> {
+    let matches = Cli::command().try_get_matches_from(args)?;
+    let cli = Cli::from_arg_matches(&matches)?;
+    Ok((cli, matches))
+}
+
+/// Lint levels: defaults, then `-A/-W/-D` in command-line order.
+pub fn levels(cli: &Cli, matches: &ArgMatches) -> Result<BTreeMap<&'static str, Level>, String> {
+    let mut levels: BTreeMap<&'static str, Level> = lints::ALL
+        .iter()
+        .map(|l| (l.name(), l.default_level()))
+        .collect();
+    let mut flags: Vec<(usize, Level, &String)> = Vec::new();
+    for (id, level, values) in [
+        ("allow", Level::Allow, &cli.allow),
+        ("warn", Level::Warn, &cli.warn),
+        ("deny", Level::Deny, &cli.deny),
+    ] {
+        if let Some(indices) = matches.indices_of(id) {
+            flags.extend(indices.zip(values).map(|(i, v)| (i, level, v)));
+        }
+    }
+    flags.sort_by_key(|f| f.0);
+    let mut warnings: Option<Level> = None;
+    for (_, level, name) in flags {
+        if name == "warnings" {
+            warnings = Some(level);
+            continue;
+        }
+        let lint = lints::find(name)
+            .ok_or_else(|| format!("unknown lint `{name}` (run `mcp-lint lints` to list them)"))?;
+        levels.insert(lint.name(), level);
+    }
+    if let Some(level) = warnings {
+        for l in levels.values_mut() {
+            if *l == Level::Warn {
+                *l = level;
+            }
+        }
+    }
+    Ok(levels)
+}

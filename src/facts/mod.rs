@@ -1,0 +1,104 @@
+//! Analyses shared by the lints, computed once per crate.
+
+pub mod stdio;
+
+use std::collections::HashMap;
+
+use crate::diagnostic::FileId;
+use crate::model::callgraph::{CallGraph, FnRef, Reached};
+use crate::model::{Candidate, FileModel, FnModel};
+use crate::sdk::{Role, Sdk};
+use crate::source::SourceMap;
+use crate::workspace::Package;
+
+pub struct Facts<'a> {
+    pub sources: &'a SourceMap,
+    pub package: &'a Package,
+    pub sdk: Option<&'a dyn Sdk>,
+    pub files: &'a [FileModel],
+    pub graph: CallGraph,
+    pub stdio: stdio::StdioFacts,
+    file_pos: HashMap<FileId, usize>,
+}
+
+/// How a site is reached from a handler, for messages.
+pub struct Reach {
+    pub handler: usize,
+    /// Fn ids from the handler to the fn holding the site.
+    pub chain: Vec<usize>,
+}
+
+impl<'a> Facts<'a> {
+    pub fn build(
+        sources: &'a SourceMap,
+        package: &'a Package,
+        sdk: Option<&'a dyn Sdk>,
+        files: &'a [FileModel],
+    ) -> Self {
+        let graph = CallGraph::build(files, sdk);
+        let stdio = stdio::StdioFacts::build(files, &graph);
+        let file_pos = files.iter().enumerate().map(|(i, f)| (f.file, i)).collect();
+        Facts {
+            sources,
+            package,
+            sdk,
+            files,
+            graph,
+            stdio,
+            file_pos,
+        }
+    }
+
+    /// The crate-wide id of the fn holding a candidate.
+    pub fn fn_id(&self, cand: &Candidate) -> Option<usize> {
+        let file = *self.file_pos.get(&cand.span.file)?;
+        self.graph.id(FnRef {
+            file,
+            idx: cand.fn_idx?,
+        })
+    }
+
+    pub fn fn_model(&self, id: usize) -> &FnModel {
+        let r = self.graph.fns[id];
+        &self.files[r.file].fns[r.idx]
+    }
+
+    pub fn role(&self, id: usize) -> Role {
+        self.graph.roles[id]
+    }
+
+    fn reach_in(&self, reach: &[Option<Reached>], id: usize) -> Option<Reach> {
+        let r = reach[id]?;
+        Some(Reach {
+            handler: r.handler,
+            chain: CallGraph::chain(reach, id),
+        })
+    }
+
+    pub fn reach(&self, id: usize) -> Option<Reach> {
+        self.reach_in(&self.graph.reach, id)
+    }
+
+    pub fn panic_reach(&self, id: usize) -> Option<Reach> {
+        self.reach_in(&self.graph.panic_reach, id)
+    }
+
+    /// "tool `add`" or "request handler `get_prompt`".
+    pub fn handler_phrase(&self, id: usize) -> String {
+        let f = self.fn_model(id);
+        format!("{} `{}`", self.role(id).noun(), f.display_name())
+    }
+
+    /// " (called from tool `add` → `parse` → `helper`)" when the site is in a helper; empty
+    /// when it is in the handler itself.
+    pub fn via(&self, reach: &Reach) -> String {
+        if reach.chain.len() <= 1 {
+            return String::new();
+        }
+        let names: Vec<String> = reach.chain[1..]
+            .iter()
+            .map(|&id| format!("`{}`", self.fn_model(id).display_name()))
+            .collect();
+        format!(" → {}", names.join(" → "))
+    }
+}

@@ -1,0 +1,424 @@
+//! mcp-lint: a static linter for Rust MCP servers.
+//!
+//! The pipeline: arguments → workspace (packages, SDK versions) → sources (read, parse) →
+//! model (per file, in parallel) → facts (per crate) → lints → sorted findings → render.
+
+pub mod cli;
+pub mod diagnostic;
+pub mod facts;
+pub mod lints;
+pub mod model;
+pub mod render;
+pub mod sdk;
+pub mod source;
+pub mod workspace;
+
+use std::collections::{BTreeMap, HashMap};
+use std::ffi::OsString;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+
+use cli::{Cli, Color, Command, MessageFormat};
+use diagnostic::{Finding, Level, Span};
+use facts::Facts;
+use model::{FileContext, FileModel};
+use source::{SourceFile, SourceMap};
+use workspace::{Package, Workspace};
+
+/// Exit codes, as ruff and clippy users expect.
+pub mod exit {
+    pub const CLEAN: i32 = 0;
+    pub const DENIED: i32 = 1;
+    pub const ERROR: i32 = 2;
+}
+
+/// Files larger than this are reported and skipped.
+const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+
+/// Internal diagnostics that are not lints.
+pub const PARSE_ERROR: &str = "parse_error";
+pub const IO_ERROR: &str = "io_error";
+pub const INTERNAL_ERROR: &str = "internal_error";
+
+/// The result of linting: findings sorted by path and position, plus counts.
+pub struct Outcome {
+    pub sources: SourceMap,
+    pub workspace: Workspace,
+    /// (finding, index of its package in `workspace.packages`)
+    pub findings: Vec<(Finding, Option<usize>)>,
+    pub handlers: usize,
+}
+
+/// Runs `mcp-lint [PATH]...`; returns the exit code.
+pub fn run(args: Vec<OsString>) -> i32 {
+    run_in(args, false)
+}
+
+/// Runs `cargo mcp-lint` (argv without the `mcp-lint` word cargo inserts).
+pub fn run_cargo(args: Vec<OsString>) -> i32 {
+    run_in(args, true)
+}
+
+fn run_in(args: Vec<OsString>, cargo: bool) -> i32 {
+    let (cli, matches) = match cli::parse(args) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            let code = if e.use_stderr() {
+                exit::ERROR
+            } else {
+                exit::CLEAN
+            };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match &cli.command {
+        Some(Command::Explain { lint }) => return explain(lint),
+        Some(Command::Lints) => {
+            print!("{}", lint_table());
+            return exit::CLEAN;
+        }
+        None => {}
+    }
+    let levels = match cli::levels(&cli, &matches) {
+        Ok(levels) => levels,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::ERROR;
+        }
+    };
+    let cargo_mode = cargo || cli.cargo.selects_packages();
+    let workspace = if cargo_mode {
+        workspace::from_cargo(&workspace::Selection {
+            manifest_path: cli.cargo.manifest_path.clone(),
+            packages: cli.cargo.package.clone(),
+            workspace: cli.cargo.workspace,
+            exclude: cli.cargo.exclude.clone(),
+        })
+    } else {
+        let paths = if cli.paths.is_empty() {
+            vec![PathBuf::from(".")]
+        } else {
+            cli.paths.clone()
+        };
+        workspace::from_paths(&paths)
+    };
+    let workspace = match workspace {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::ERROR;
+        }
+    };
+    let warnings_level = if cli.deny.iter().any(|d| d == "warnings") {
+        Level::Deny
+    } else {
+        Level::Warn
+    };
+    let outcome = match lint_workspace(workspace, &levels, warnings_level, cli.jobs) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::ERROR;
+        }
+    };
+    report(&cli, &outcome)
+}
+
+fn report(cli: &Cli, outcome: &Outcome) -> i32 {
+    let placed: Vec<render::Placed<'_>> = outcome
+        .findings
+        .iter()
+        .map(|(f, pkg)| render::Placed {
+            finding: f,
+            package: pkg.map(|i| &outcome.workspace.packages[i]),
+        })
+        .collect();
+    let denied = outcome
+        .findings
+        .iter()
+        .filter(|(f, _)| f.level == Level::Deny)
+        .count();
+    let warned = outcome.findings.len() - denied;
+    let internal = outcome
+        .findings
+        .iter()
+        .any(|(f, _)| f.lint == INTERNAL_ERROR);
+    let text = match cli.message_format {
+        MessageFormat::Human => {
+            let color = match cli.color {
+                Color::Always => true,
+                Color::Never => false,
+                Color::Auto => {
+                    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+                }
+            };
+            let findings: Vec<&Finding> = placed.iter().map(|p| p.finding).collect();
+            render::human::render(&outcome.sources, &findings, color)
+        }
+        MessageFormat::Short => render::short::render(&outcome.sources, &placed),
+        MessageFormat::Json | MessageFormat::JsonRenderedAnsi => {
+            render::json::render(&outcome.sources, &placed, denied == 0)
+        }
+    };
+    let mut stdout = std::io::stdout().lock();
+    if stdout.write_all(text.as_bytes()).is_err() || stdout.flush().is_err() {
+        return exit::ERROR;
+    }
+    if cli.message_format != MessageFormat::Json
+        && cli.message_format != MessageFormat::JsonRenderedAnsi
+    {
+        eprintln!("{}", summary(outcome, denied, warned));
+    }
+    if internal {
+        exit::ERROR
+    } else if denied > 0 && !cli.exit_zero {
+        exit::DENIED
+    } else {
+        exit::CLEAN
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+pub fn summary(outcome: &Outcome, denied: usize, warned: usize) -> String {
+    let files = outcome.sources.files.len();
+    let result = if denied + warned == 0 {
+        "no findings".to_string()
+    } else {
+        format!("{}, {}", plural(denied, "error"), plural(warned, "warning"))
+    };
+    format!(
+        "mcp-lint: {result} in {} ({} checked)",
+        plural(files, "file"),
+        plural(outcome.handlers, "handler")
+    )
+}
+
+fn explain(name: &str) -> i32 {
+    match lints::find(name) {
+        Some(lint) => {
+            print!("{}", lint.doc());
+            exit::CLEAN
+        }
+        None => {
+            eprintln!("error: unknown lint `{name}` (run `mcp-lint lints` to list them)");
+            exit::ERROR
+        }
+    }
+}
+
+/// `mcp-lint lints`: name, default level, category, summary.
+pub fn lint_table() -> String {
+    let mut out = String::new();
+    for lint in lints::ALL {
+        out.push_str(&format!(
+            "{:<30} {:<5} {:<12} {}\n",
+            lint.name(),
+            lint.default_level().as_str(),
+            lint.category(),
+            lint.summary()
+        ));
+    }
+    out
+}
+
+/// One file to analyse, with its package.
+struct Job {
+    package: usize,
+    file: diagnostic::FileId,
+    module: Vec<String>,
+}
+
+/// Lints every package of the workspace.
+pub fn lint_workspace(
+    workspace: Workspace,
+    levels: &BTreeMap<&'static str, Level>,
+    warnings_level: Level,
+    jobs: Option<usize>,
+) -> Result<Outcome, String> {
+    let enabled: Vec<&dyn lints::Lint> = lints::ALL
+        .iter()
+        .copied()
+        .filter(|l| levels.get(l.name()).is_some_and(|lv| *lv > Level::Allow))
+        .collect();
+    let mut sources = SourceMap::default();
+    let mut findings: Vec<(Finding, Option<usize>)> = Vec::new();
+    let mut jobs_list = Vec::new();
+    for (pi, package) in workspace.packages.iter().enumerate() {
+        for path in &package.files {
+            let display = display_path(&workspace.root, path);
+            match read_source(path) {
+                Ok(text) => {
+                    let id = sources.add(SourceFile::new(path.clone(), display, text));
+                    let relative = path.strip_prefix(package.root()).unwrap_or(path);
+                    jobs_list.push(Job {
+                        package: pi,
+                        file: id,
+                        module: model::module_of(relative),
+                    });
+                }
+                Err(message) => {
+                    let id = sources.add(SourceFile::new(path.clone(), display, String::new()));
+                    let span = Span {
+                        file: id,
+                        start: 0,
+                        end: 0,
+                    };
+                    let mut f = Finding::new(IO_ERROR, span, message);
+                    f.level = warnings_level.max(Level::Warn);
+                    findings.push((f, Some(pi)));
+                }
+            }
+        }
+    }
+
+    let sdks: Vec<Option<Box<dyn sdk::Sdk>>> = workspace.packages.iter().map(sdk::detect).collect();
+    let renames: Vec<HashMap<String, String>> =
+        workspace.packages.iter().map(crate_renames).collect();
+
+    let analyse = |job: &Job| -> Result<FileModel, Finding> {
+        let file = sources.get(job.file);
+        let cx = FileContext {
+            file: job.file,
+            module: job.module.clone(),
+            sdk: sdks[job.package].as_deref(),
+            lints: &enabled,
+            crate_renames: &renames[job.package],
+        };
+        let result =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                match source::parse(&file.text) {
+                    Ok(ast) => Ok(model::build_file(&cx, &ast)),
+                    Err(e) => {
+                        let span = source::span_of(job.file, e.span());
+                        let span = if span.start == 0 && span.end == 0 && !file.text.is_empty() {
+                            Span {
+                                file: job.file,
+                                start: file.text.len(),
+                                end: file.text.len(),
+                            }
+                        } else {
+                            span
+                        };
+                        Err(Finding::new(
+                            PARSE_ERROR,
+                            span,
+                            format!("this file could not be parsed, so it was not linted: {e}"),
+                        )
+                        .label(e.to_string()))
+                    }
+                }
+            }));
+        proc_macro2::extra::invalidate_current_thread_spans();
+        match result {
+            Ok(r) => r,
+            Err(_) => Err(Finding::new(
+                INTERNAL_ERROR,
+                Span {
+                    file: job.file,
+                    start: 0,
+                    end: 0,
+                },
+                "mcp-lint failed while analysing this file; please report it",
+            )),
+        }
+    };
+
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.unwrap_or(0))
+        .stack_size(64 * 1024 * 1024)
+        .build()
+        .map_err(|e| format!("cannot start worker threads: {e}"))?;
+    let results: Vec<Result<FileModel, Finding>> =
+        pool.install(|| jobs_list.par_iter().map(analyse).collect());
+
+    let mut per_package: Vec<Vec<FileModel>> =
+        (0..workspace.packages.len()).map(|_| Vec::new()).collect();
+    for (job, result) in jobs_list.iter().zip(results) {
+        match result {
+            Ok(model) => per_package[job.package].push(model),
+            Err(mut f) => {
+                f.level = if f.lint == INTERNAL_ERROR {
+                    Level::Deny
+                } else {
+                    warnings_level.max(Level::Warn)
+                };
+                findings.push((f, Some(job.package)));
+            }
+        }
+    }
+
+    let mut handlers = 0;
+    for (pi, files) in per_package.iter().enumerate() {
+        let package: &Package = &workspace.packages[pi];
+        let facts = Facts::build(&sources, package, sdks[pi].as_deref(), files);
+        handlers += facts.graph.roles.iter().filter(|r| r.is_handler()).count();
+        for lint in &enabled {
+            let level = levels.get(lint.name()).copied().unwrap_or(Level::Warn);
+            for file in files {
+                for cand in file.candidates.iter().filter(|c| c.lint == lint.name()) {
+                    if let Some(mut f) = lint.finish(cand, &facts) {
+                        f.level = level;
+                        findings.push((f, Some(pi)));
+                    }
+                }
+            }
+        }
+    }
+
+    findings.sort_by(|(a, _), (b, _)| {
+        let pa = &sources.get(a.span.file).display;
+        let pb = &sources.get(b.span.file).display;
+        (pa, a.span.start, a.span.end, a.lint).cmp(&(pb, b.span.start, b.span.end, b.lint))
+    });
+    findings.dedup_by(|(a, _), (b, _)| a.span == b.span && a.lint == b.lint);
+    Ok(Outcome {
+        sources,
+        workspace,
+        findings,
+        handlers,
+    })
+}
+
+fn read_source(path: &std::path::Path) -> Result<String, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read this file: {e}"))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "skipped: this file is {} bytes, over the {MAX_FILE_BYTES}-byte limit",
+            meta.len()
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read this file: {e}"))?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "skipped: this file is not valid UTF-8 (byte {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// Extern names that refer to a renamed dependency (`mcp = { package = "rmcp" }`).
+fn crate_renames(package: &Package) -> HashMap<String, String> {
+    package
+        .dependencies
+        .iter()
+        .filter(|d| d.extern_name != d.package.replace('-', "_"))
+        .map(|d| (d.extern_name.clone(), d.package.replace('-', "_")))
+        .collect()
+}
+
+fn display_path(root: &std::path::Path, path: &std::path::Path) -> String {
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let abs = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    let shown = abs.strip_prefix(&root).unwrap_or(&abs);
+    shown.to_string_lossy().replace('\\', "/")
+}

@@ -1,0 +1,289 @@
+//! A failure reported as a successful tool result: the client sees `isError: false` and the
+//! model takes the error text for data.
+
+use syn::spanned::Spanned;
+
+use super::exprs::{call_path, local_ident, macro_args, macro_name, peel};
+use super::{Lint, declare_lint};
+use crate::diagnostic::{Applicability, Edit, Finding, Span};
+use crate::facts::Facts;
+use crate::model::Candidate;
+use crate::model::walk::{ExprCx, FnCx, err_pattern, pattern_bindings};
+use crate::source::span_of;
+
+declare_lint!(
+    ErrorAsSuccess,
+    "error_as_success",
+    Warn,
+    "correctness",
+    "a failure is returned as a successful tool result (isError unset)"
+);
+
+struct Site {
+    /// Why the text is a failure: "the error `e`" or "failure text".
+    why: String,
+    /// `success` in `CallToolResult::success`, to turn into `error`.
+    success_ident: Option<Span>,
+    /// Returned as `Ok(..)` / the tail of a fn whose success value is text.
+    plain_text: bool,
+}
+
+/// Lower-case prefixes of messages that announce a failure.
+const FAILURE_PREFIXES: &[&str] = &[
+    "error:",
+    "error -",
+    "error ",
+    "failed to ",
+    "failed:",
+    "failure:",
+    "could not ",
+    "couldn't ",
+    "unable to ",
+];
+
+fn is_failure_text(text: &str) -> bool {
+    let t = text.trim_start().to_lowercase();
+    FAILURE_PREFIXES.iter().any(|p| t.starts_with(p))
+}
+
+/// Whether `expr` is text built from an error value or announcing a failure. Returns the
+/// span of the text and why. `bound` holds names bound to error values.
+fn failure_text(expr: &syn::Expr, bound: &[String], file: usize) -> Option<(Span, String)> {
+    let here = || span_of(file, expr.span());
+    match peel(expr) {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => is_failure_text(&s.value()).then(|| (here(), "failure text".to_string())),
+        syn::Expr::Macro(m) if macro_name(&m.mac) == "format" => {
+            let args = macro_args(&m.mac);
+            let template = match args.first() {
+                Some(syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                })) => s.value(),
+                _ => return None,
+            };
+            if let Some(name) = bound.iter().find(|b| {
+                template.contains(&format!("{{{b}}}"))
+                    || template.contains(&format!("{{{b}:"))
+                    || args[1..].iter().any(|a| mentions(a, b))
+            }) {
+                return Some((here(), format!("the error `{name}`")));
+            }
+            is_failure_text(&template).then(|| (here(), "failure text".to_string()))
+        }
+        syn::Expr::MethodCall(m) => match m.method.to_string().as_str() {
+            "to_string" | "into" | "to_owned" => {
+                if let Some(name) = local_ident(&m.receiver).filter(|n| bound.contains(n)) {
+                    return Some((here(), format!("the error `{name}`")));
+                }
+                failure_text(&m.receiver, bound, file)
+            }
+            "unwrap_or_else" => {
+                let syn::Expr::Closure(c) = m.args.first()? else {
+                    return None;
+                };
+                let mut inner = bound.to_vec();
+                if let Some(p) = c.inputs.first() {
+                    pattern_bindings(p, &mut inner);
+                }
+                failure_text(&c.body, &inner, file)
+            }
+            _ => None,
+        },
+        syn::Expr::Call(_) => {
+            let (path, call) = call_path(peel(expr))?;
+            let is_string_from = path.len() == 2 && path[0] == "String" && path[1] == "from";
+            if is_string_from {
+                return failure_text(call.args.first()?, bound, file);
+            }
+            None
+        }
+        syn::Expr::Block(b) => match b.block.stmts.last() {
+            Some(syn::Stmt::Expr(e, None)) => failure_text(e, bound, file),
+            _ => None,
+        },
+        syn::Expr::Match(m) => m.arms.iter().find_map(|arm| {
+            let inner = err_pattern(&arm.pat)?;
+            let mut names = bound.to_vec();
+            pattern_bindings(inner, &mut names);
+            failure_text(&arm.body, &names, file)
+        }),
+        syn::Expr::If(i) => {
+            let syn::Expr::Let(l) = &*i.cond else {
+                return None;
+            };
+            let inner = err_pattern(&l.pat)?;
+            let mut names = bound.to_vec();
+            pattern_bindings(inner, &mut names);
+            match i.then_branch.stmts.last() {
+                Some(syn::Stmt::Expr(e, None)) => failure_text(e, &names, file),
+                _ => None,
+            }
+        }
+        syn::Expr::Path(_) => {
+            let name = local_ident(expr)?;
+            bound
+                .contains(&name)
+                .then(|| (here(), format!("the error `{name}`")))
+        }
+        _ => None,
+    }
+}
+
+fn mentions(expr: &syn::Expr, name: &str) -> bool {
+    quote::ToTokens::to_token_stream(expr)
+        .into_iter()
+        .any(|t| matches!(t, proc_macro2::TokenTree::Ident(i) if i == name))
+}
+
+/// Text arguments of `vec![Content::text(x), ..]` or `Content::text(x)`.
+fn content_texts<'e>(cx: &ExprCx<'_>, expr: &'e syn::Expr) -> Vec<syn::Expr> {
+    let Some(sdk) = cx.sdk else {
+        return Vec::new();
+    };
+    let mut texts = Vec::new();
+    let items: Vec<syn::Expr> = match peel(expr) {
+        syn::Expr::Macro(m) if macro_name(&m.mac) == "vec" => macro_args(&m.mac),
+        syn::Expr::Array(a) => a.elems.iter().cloned().collect(),
+        other => vec![other.clone()],
+    };
+    for item in &items {
+        if let Some((path, call)) = call_path(peel(item))
+            && sdk.is_text_content_ctor(cx.imports, &path)
+            && let Some(arg) = call.args.first()
+        {
+            texts.push(arg.clone());
+        }
+    }
+    texts
+}
+
+/// Whether the fn's success value is plain text (`String`, `Result<String, _>`).
+fn returns_text(cx: &ExprCx<'_>) -> bool {
+    let Some(ret) = cx.ret else { return false };
+    let ok = ret.as_result().map_or(ret, |(ok, _)| ok);
+    ok.last_segment() == Some("String")
+}
+
+impl Lint for ErrorAsSuccess {
+    lint_meta!();
+
+    fn check_fn(&self, cx: &FnCx<'_>, out: &mut Vec<Candidate>) {
+        // The tail of a fn that returns bare `String`.
+        if cx.model.ret.last_segment() != Some("String") {
+            return;
+        }
+        let Some(syn::Stmt::Expr(tail, None)) = cx.block.stmts.last() else {
+            return;
+        };
+        if let Some((span, why)) = failure_text(tail, &[], cx.file) {
+            out.push(Candidate {
+                lint: Self::NAME,
+                fn_idx: Some(cx.fn_idx),
+                span,
+                branch: Vec::new(),
+                data: Box::new(Site {
+                    why,
+                    success_ident: None,
+                    plain_text: true,
+                }),
+            });
+        }
+    }
+
+    fn check_expr(&self, cx: &ExprCx<'_>, expr: &syn::Expr, out: &mut Vec<Candidate>) {
+        let Some(sdk) = cx.sdk else { return };
+        let Some((path, call)) = call_path(expr) else {
+            return;
+        };
+        let bound = &cx.state.err_bindings;
+        if sdk.is_success_result_ctor(cx.imports, &path) {
+            let Some(arg) = call.args.first() else { return };
+            let texts = content_texts(cx, arg);
+            let Some((span, why)) = texts.iter().find_map(|t| failure_text(t, bound, cx.file))
+            else {
+                return;
+            };
+            let success_ident = match &*call.func {
+                syn::Expr::Path(p) => p
+                    .path
+                    .segments
+                    .last()
+                    .map(|s| span_of(cx.file, s.ident.span())),
+                _ => None,
+            };
+            out.push(cx.candidate(
+                Self::NAME,
+                span,
+                Site {
+                    why,
+                    success_ident,
+                    plain_text: false,
+                },
+            ));
+        } else if path.len() == 1
+            && path[0] == "Ok"
+            && cx.state.at_fn_level()
+            && returns_text(cx)
+            && let Some(arg) = call.args.first()
+            && let Some((span, why)) = failure_text(arg, bound, cx.file)
+        {
+            out.push(cx.candidate(
+                Self::NAME,
+                span,
+                Site {
+                    why,
+                    success_ident: None,
+                    plain_text: true,
+                },
+            ));
+        }
+    }
+
+    fn finish(&self, cand: &Candidate, facts: &Facts<'_>) -> Option<Finding> {
+        let site = cand.data.downcast_ref::<Site>()?;
+        let id = facts.fn_id(cand)?;
+        let reach = facts.reach(id)?;
+        let handler_role = facts.role(reach.handler);
+        if !handler_role.handles_tools() {
+            return None;
+        }
+        // Text returned by a helper is only a tool result in the tool itself.
+        if site.plain_text && reach.chain.len() > 1 {
+            return None;
+        }
+        let sdk = facts.sdk?;
+        let handler = facts.handler_phrase(reach.handler);
+        let message = format!("{handler} reports a failure as a successful result");
+        let label = format!(
+            "{} is sent with `isError: false`: the model takes it for a result",
+            if site.why == "failure text" {
+                "this failure text".to_string()
+            } else {
+                format!("text built from {}", site.why)
+            }
+        );
+        let mut finding = Finding::new(Self::NAME, cand.span, message).label(label);
+        if reach.chain.len() > 1 {
+            finding = finding.note(format!("call chain: {handler}{}", facts.via(&reach)));
+        }
+        finding =
+            finding.note("clients and models key on `isError` to tell a failed call from data");
+        Some(match (site.success_ident, site.plain_text) {
+            (Some(ident), _) => finding.fix(
+                "mark the result as an error: `CallToolResult::error(..)`",
+                vec![Edit {
+                    span: ident,
+                    replacement: "error".to_string(),
+                }],
+                Applicability::MachineApplicable,
+            ),
+            (None, _) => finding.help(format!(
+                "return it as a tool error: `Err(message)` in a tool returning `Result<String, String>`, or `{}`",
+                sdk.error_result(facts.role(reach.handler), "message")
+            )),
+        })
+    }
+}

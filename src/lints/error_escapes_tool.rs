@@ -1,0 +1,210 @@
+//! An execution failure leaving a tool as a JSON-RPC error: the model never reads it.
+
+use syn::spanned::Spanned;
+
+use super::exprs::{call_path, peel};
+use super::{Lint, declare_lint};
+use crate::diagnostic::Finding;
+use crate::facts::Facts;
+use crate::model::Candidate;
+use crate::model::walk::ExprCx;
+use crate::sdk::{Channel, ErrorCtor, Role};
+use crate::source::span_of;
+
+declare_lint!(
+    ErrorEscapesTool,
+    "error_escapes_tool",
+    Warn,
+    "correctness",
+    "an execution failure leaves a tool as a JSON-RPC error instead of an isError result"
+);
+
+pub(crate) struct Site {
+    pub question_mark: bool,
+    /// The failing expression without `?` and its `map_err`, for the help.
+    pub operand: crate::diagnostic::Span,
+    pub ctor: Option<ErrorCtor>,
+    pub fallback_arm: bool,
+}
+
+/// The protocol-error constructor an expression builds, looking through `map_err` closures,
+/// `ok_or(..)` and `ok_or_else(..)`.
+pub(crate) fn error_ctor_of(cx: &ExprCx<'_>, expr: &syn::Expr) -> Option<ErrorCtor> {
+    let sdk = cx.sdk?;
+    match peel(expr) {
+        syn::Expr::Call(_) => {
+            let (path, call) = call_path(peel(expr))?;
+            if let Some(ctor) = sdk.error_ctor(cx.imports, &path) {
+                // `ErrorData::new(ErrorCode::INVALID_PARAMS, ..)`.
+                if ctor == ErrorCtor::Other
+                    && call.args.first().is_some_and(|a| {
+                        quote::ToTokens::to_token_stream(a)
+                            .to_string()
+                            .contains("INVALID_PARAMS")
+                    })
+                {
+                    return Some(ErrorCtor::InvalidParams);
+                }
+                return Some(ctor);
+            }
+            None
+        }
+        syn::Expr::MethodCall(m) => match m.method.to_string().as_str() {
+            "map_err" | "ok_or_else" | "ok_or" => {
+                let arg = m.args.first()?;
+                match arg {
+                    syn::Expr::Closure(c) => error_ctor_of(cx, closure_value(&c.body)),
+                    other => error_ctor_of(cx, other).or_else(|| {
+                        // `.map_err(ErrorData::internal_error)`-style function paths.
+                        let syn::Expr::Path(p) = other else {
+                            return None;
+                        };
+                        let path = crate::model::resolve::segments(&p.path);
+                        sdk.error_ctor(cx.imports, &path)
+                    }),
+                }
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The value a closure body evaluates to (its block's tail).
+fn closure_value(body: &syn::Expr) -> &syn::Expr {
+    match body {
+        syn::Expr::Block(b) => match b.block.stmts.last() {
+            Some(syn::Stmt::Expr(e, None)) => closure_value(e),
+            _ => body,
+        },
+        _ => body,
+    }
+}
+
+/// The expression before `.map_err(..)` / `.ok_or..(..)`.
+pub(crate) fn operand_span(cx: &ExprCx<'_>, expr: &syn::Expr) -> crate::diagnostic::Span {
+    match peel(expr) {
+        syn::Expr::MethodCall(m)
+            if matches!(
+                m.method.to_string().as_str(),
+                "map_err" | "ok_or" | "ok_or_else"
+            ) =>
+        {
+            cx.span(&m.receiver)
+        }
+        _ => cx.span(expr),
+    }
+}
+
+/// Whether a string literal inside says the tool itself is unknown.
+pub(crate) fn mentions_unknown_tool(expr: &syn::Expr) -> bool {
+    let text = quote::ToTokens::to_token_stream(expr)
+        .to_string()
+        .to_lowercase();
+    (text.contains("tool") || text.contains("method"))
+        && (text.contains("not found") || text.contains("unknown") || text.contains("no such"))
+}
+
+/// `Err(..)` as an expression: its argument.
+pub(crate) fn err_call_arg(expr: &syn::Expr) -> Option<&syn::Expr> {
+    let (path, call) = call_path(expr)?;
+    (path.last().is_some_and(|s| s == "Err") && call.args.len() == 1).then(|| &call.args[0])
+}
+
+impl Lint for ErrorEscapesTool {
+    lint_meta!();
+
+    fn check_expr(&self, cx: &ExprCx<'_>, expr: &syn::Expr, out: &mut Vec<Candidate>) {
+        if cx.fn_idx.is_none() || !cx.state.at_fn_level() {
+            return;
+        }
+        let (span, site) = match expr {
+            syn::Expr::Try(t) => (
+                span_of(cx.file, t.question_token.span()),
+                Site {
+                    question_mark: true,
+                    operand: operand_span(cx, &t.expr),
+                    ctor: error_ctor_of(cx, &t.expr),
+                    fallback_arm: cx.state.fallback_arm > 0,
+                },
+            ),
+            _ => {
+                let Some(arg) = err_call_arg(expr) else {
+                    return;
+                };
+                if mentions_unknown_tool(arg) {
+                    return;
+                }
+                (
+                    cx.span(expr),
+                    Site {
+                        question_mark: false,
+                        operand: operand_span(cx, arg),
+                        ctor: error_ctor_of(cx, arg),
+                        fallback_arm: cx.state.fallback_arm > 0,
+                    },
+                )
+            }
+        };
+        // Validation and unknown-method errors have lints and rules of their own.
+        if matches!(
+            site.ctor,
+            Some(ErrorCtor::InvalidParams | ErrorCtor::MethodNotFound)
+        ) {
+            return;
+        }
+        out.push(cx.candidate(Self::NAME, span, site));
+    }
+
+    fn finish(&self, cand: &Candidate, facts: &Facts<'_>) -> Option<Finding> {
+        let site = cand.data.downcast_ref::<Site>()?;
+        let id = facts.fn_id(cand)?;
+        let role = facts.role(id);
+        if !role.handles_tools() || facts.graph.channels[id] != Channel::Protocol {
+            return None;
+        }
+        // A dispatcher's catch-all arm answers an unknown tool: a protocol error by spec.
+        if role == Role::Dispatcher && site.fallback_arm {
+            return None;
+        }
+        let sdk = facts.sdk?;
+        let f = facts.fn_model(id);
+        let code = match site.ctor {
+            Some(ErrorCtor::InternalError) => " (-32603)",
+            Some(ErrorCtor::ResourceNotFound) => " (-32002)",
+            _ => "",
+        };
+        let construct = if site.question_mark {
+            "`?`"
+        } else {
+            "`Err(..)`"
+        };
+        let message = format!(
+            "{construct} returns a failure of {} `{}` as a JSON-RPC error",
+            role.noun(),
+            f.display_name()
+        );
+        let label = format!(
+            "the client gets a JSON-RPC error{code}, not a tool result: the model cannot read it or retry"
+        );
+        let help = if site.question_mark {
+            format!(
+                "report the failure as a tool result with `isError: true`:\n    let value = match {} {{\n        Ok(value) => value,\n        Err(e) => return {},\n    }};",
+                facts.sources.get(site.operand.file).snippet(site.operand),
+                sdk.error_result(role, "e.to_string()")
+            )
+        } else {
+            format!(
+                "report the failure as a tool result with `isError: true`:\n    return {};",
+                sdk.error_result(role, "message")
+            )
+        };
+        let mut finding = Finding::new(Self::NAME, cand.span, message)
+            .label(label)
+            .note("a tool that ran and failed must answer with `isError: true`; JSON-RPC errors are for requests the server cannot process (unknown tool, malformed request)");
+        if role == Role::TraitTool {
+            finding = finding.note("every `Err` of a `SyncTool`/`AsyncTool` becomes a JSON-RPC error through `Into<ErrorData>`");
+        }
+        Some(finding.help(help))
+    }
+}

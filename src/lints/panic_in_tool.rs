@@ -1,0 +1,220 @@
+//! Panics reachable from a handler: no SDK catches them, so the client never gets an answer
+//! for that request (or, with `panic = "abort"`, the server dies).
+
+use syn::spanned::Spanned;
+
+use super::exprs::{call_path, local_ident, macro_name, peel};
+use super::{Lint, declare_lint};
+use crate::diagnostic::{Finding, Span};
+use crate::facts::Facts;
+use crate::model::Candidate;
+use crate::model::walk::ExprCx;
+use crate::sdk::Channel;
+use crate::source::span_of;
+
+declare_lint!(
+    PanicInTool,
+    "panic_in_tool",
+    Warn,
+    "correctness",
+    "a panic reachable from a tool or request handler leaves the request unanswered"
+);
+
+struct Site {
+    /// `` `.unwrap()` ``, `` `panic!` ``, ..
+    what: String,
+    kind: Kind,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Unwrap,
+    Expect,
+    Macro,
+    Exit,
+    Index,
+}
+
+const PANIC_MACROS: &[&str] = &[
+    "panic",
+    "todo",
+    "unimplemented",
+    "unreachable",
+    "assert",
+    "assert_eq",
+    "assert_ne",
+];
+
+/// Methods whose `unwrap` only fails on lock poisoning.
+const LOCK_METHODS: &[&str] = &["lock", "read", "write"];
+
+/// Whether an expression is built from literals and constants only, so an `unwrap` on it
+/// cannot fail on caller data (`Regex::new("^a+$").unwrap()`, `"5".parse::<u8>().unwrap()`).
+fn is_constant(expr: &syn::Expr) -> bool {
+    match peel(expr) {
+        syn::Expr::Lit(_) => true,
+        syn::Expr::Path(p) => p
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident.to_string().chars().all(|c| !c.is_lowercase())),
+        syn::Expr::Call(c) => {
+            matches!(&*c.func, syn::Expr::Path(_)) && c.args.iter().all(is_constant)
+        }
+        syn::Expr::MethodCall(m) => is_constant(&m.receiver) && m.args.iter().all(is_constant),
+        syn::Expr::Macro(m) => macro_name(&m.mac) == "concat",
+        syn::Expr::Unary(u) => is_constant(&u.expr),
+        _ => false,
+    }
+}
+
+fn is_lock_unwrap(receiver: &syn::Expr) -> bool {
+    matches!(peel(receiver), syn::Expr::MethodCall(m)
+        if m.args.is_empty() && LOCK_METHODS.contains(&m.method.to_string().as_str()))
+}
+
+/// Integer-like index expressions: arithmetic, `len()`-based, or a range with a variable
+/// bound. A plain name could be a map or `serde_json::Value` key, which does not panic.
+fn index_can_panic(index: &syn::Expr) -> bool {
+    match peel(index) {
+        syn::Expr::Range(r) => [&r.start, &r.end]
+            .into_iter()
+            .flatten()
+            .any(|b| !matches!(peel(b), syn::Expr::Lit(_))),
+        syn::Expr::Binary(b) => matches!(b.op, syn::BinOp::Add(_) | syn::BinOp::Sub(_)),
+        syn::Expr::MethodCall(m) => m.method == "len",
+        _ => false,
+    }
+}
+
+impl Lint for PanicInTool {
+    lint_meta!();
+
+    fn check_expr(&self, cx: &ExprCx<'_>, expr: &syn::Expr, out: &mut Vec<Candidate>) {
+        if cx.fn_idx.is_none() {
+            return;
+        }
+        let site = match expr {
+            syn::Expr::MethodCall(m) if m.method == "unwrap" || m.method == "expect" => {
+                if is_lock_unwrap(&m.receiver) || is_constant(&m.receiver) {
+                    return;
+                }
+                let start = span_of(cx.file, m.method.span()).start;
+                let span = Span {
+                    start,
+                    ..cx.span(expr)
+                };
+                let kind = if m.method == "unwrap" {
+                    Kind::Unwrap
+                } else {
+                    Kind::Expect
+                };
+                (span, format!("`.{}()`", m.method), kind)
+            }
+            syn::Expr::Call(_) => {
+                let Some((path, call)) = call_path(expr) else {
+                    return;
+                };
+                let resolved = cx.imports.resolve_segments(&path);
+                let is_exit = resolved.len() >= 2
+                    && resolved[resolved.len() - 2] == "process"
+                    && matches!(resolved.last().map(String::as_str), Some("exit" | "abort"));
+                if !is_exit {
+                    return;
+                }
+                (
+                    cx.span(call),
+                    format!("`{}`", resolved.join("::")),
+                    Kind::Exit,
+                )
+            }
+            syn::Expr::Index(i) => {
+                if !index_can_panic(&i.index) {
+                    return;
+                }
+                if local_ident(&i.expr).is_some_and(|n| cx.state.length_checked.contains(&n)) {
+                    return;
+                }
+                (cx.span(expr), "indexing".to_string(), Kind::Index)
+            }
+            _ => return,
+        };
+        let (span, what, kind) = site;
+        out.push(cx.candidate(Self::NAME, span, Site { what, kind }));
+    }
+
+    fn check_macro(&self, cx: &ExprCx<'_>, mac: &syn::Macro, out: &mut Vec<Candidate>) {
+        let name = macro_name(mac);
+        if cx.fn_idx.is_none() || !PANIC_MACROS.contains(&name.as_str()) {
+            return;
+        }
+        let span = span_of(cx.file, mac.path.span());
+        let end = span_of(cx.file, mac.delimiter.span().join()).end;
+        out.push(cx.candidate(
+            Self::NAME,
+            Span { end, ..span },
+            Site {
+                what: format!("`{name}!`"),
+                kind: Kind::Macro,
+            },
+        ));
+    }
+
+    fn finish(&self, cand: &Candidate, facts: &Facts<'_>) -> Option<Finding> {
+        let site = cand.data.downcast_ref::<Site>()?;
+        let id = facts.fn_id(cand)?;
+        let reach = facts.panic_reach(id)?;
+        let handler = facts.handler_phrase(reach.handler);
+        let place = if reach.chain.len() > 1 {
+            format!(
+                "in `{}`, reached from {handler}",
+                facts.fn_model(id).display_name()
+            )
+        } else {
+            format!("in {handler}")
+        };
+        let verb = match site.kind {
+            Kind::Exit => "ends the server process",
+            Kind::Index => "can panic",
+            _ => "can panic",
+        };
+        let mut finding = Finding::new(
+            Self::NAME,
+            cand.span,
+            format!("{} {verb} {place}", site.what),
+        )
+        .label(match site.kind {
+            Kind::Exit => "the server exits: every request in flight is lost",
+            _ => "if this panics, the client gets no response for this request",
+        });
+        if reach.chain.len() > 1 {
+            finding = finding.note(format!("call chain: {}{}", handler, facts.via(&reach)));
+        }
+        finding = finding.note(
+            "no MCP SDK catches panics: the request's task dies and the client waits until it times out",
+        );
+        let handler_channel = facts.graph.channels[reach.handler];
+        let in_handler = reach.chain.len() == 1;
+        let help = match (site.kind, in_handler, handler_channel) {
+            (Kind::Unwrap | Kind::Expect, true, Channel::ToolError) => {
+                "return the failure to the model instead: `.map_err(|e| e.to_string())?` for a `Result`, `.ok_or(\"what was missing\")?` for an `Option`".to_string()
+            }
+            (Kind::Unwrap | Kind::Expect, true, _) => facts.sdk.map_or_else(
+                || "handle the `Err`/`None` case and report it as a tool error".to_string(),
+                |sdk| {
+                    format!(
+                        "handle the failure and report it as a tool error:\n    let value = match result {{\n        Ok(value) => value,\n        Err(e) => return {},\n    }};",
+                        sdk.error_result(facts.role(reach.handler), "e.to_string()")
+                    )
+                },
+            ),
+            (Kind::Unwrap | Kind::Expect, false, _) => {
+                "return a `Result` from this helper and let the handler turn `Err` into a tool error".to_string()
+            }
+            (Kind::Index, ..) => "use `.get(..)` and handle `None` as a tool error".to_string(),
+            (Kind::Exit, ..) => "return an error from the handler instead of exiting".to_string(),
+            (Kind::Macro, ..) => "return an error result instead of panicking".to_string(),
+        };
+        Some(finding.help(help))
+    }
+}

@@ -1,0 +1,140 @@
+//! Argument validation inside a tool answered with a JSON-RPC -32602 error. Since MCP
+//! 2025-11-25 (SEP-1303) such failures are tool execution errors, so the model can correct
+//! its arguments.
+
+use syn::spanned::Spanned;
+
+use super::error_escapes_tool::{err_call_arg, error_ctor_of, mentions_unknown_tool, operand_span};
+use super::exprs::{call_path, peel};
+use super::{Lint, declare_lint};
+use crate::diagnostic::Finding;
+use crate::facts::Facts;
+use crate::model::Candidate;
+use crate::model::walk::ExprCx;
+use crate::sdk::{Channel, ErrorCtor, Role};
+use crate::source::span_of;
+
+declare_lint!(
+    ValidationAsProtocolError,
+    "validation_as_protocol_error",
+    Warn,
+    "correctness",
+    "argument validation in a tool returns a JSON-RPC -32602 error instead of an isError result"
+);
+
+struct Site {
+    question_mark: bool,
+    operand: crate::diagnostic::Span,
+    deserialize_prefix: bool,
+    fallback_arm: bool,
+    /// `parse_json_object(..)?` and friends: the SDK's own argument parsing.
+    sdk_parse: bool,
+}
+
+fn literal_starts_with_deserialize_prefix(expr: &syn::Expr) -> bool {
+    quote::ToTokens::to_token_stream(expr)
+        .to_string()
+        .contains("\"failed to deserialize parameters:")
+}
+
+impl Lint for ValidationAsProtocolError {
+    lint_meta!();
+
+    fn check_expr(&self, cx: &ExprCx<'_>, expr: &syn::Expr, out: &mut Vec<Candidate>) {
+        if cx.fn_idx.is_none() || !cx.state.at_fn_level() {
+            return;
+        }
+        let fallback_arm = cx.state.fallback_arm > 0;
+        let (span, site) = match expr {
+            syn::Expr::Try(t) => {
+                let sdk_parse = call_path(peel(&t.expr))
+                    .is_some_and(|(p, _)| p.last().is_some_and(|s| s == "parse_json_object"));
+                if !sdk_parse && error_ctor_of(cx, &t.expr) != Some(ErrorCtor::InvalidParams) {
+                    return;
+                }
+                (
+                    span_of(cx.file, t.question_token.span()),
+                    Site {
+                        question_mark: true,
+                        operand: operand_span(cx, &t.expr),
+                        deserialize_prefix: literal_starts_with_deserialize_prefix(&t.expr),
+                        fallback_arm,
+                        sdk_parse,
+                    },
+                )
+            }
+            _ => {
+                let Some(arg) = err_call_arg(expr) else {
+                    return;
+                };
+                if error_ctor_of(cx, arg) != Some(ErrorCtor::InvalidParams)
+                    || mentions_unknown_tool(arg)
+                {
+                    return;
+                }
+                (
+                    cx.span(expr),
+                    Site {
+                        question_mark: false,
+                        operand: operand_span(cx, arg),
+                        deserialize_prefix: literal_starts_with_deserialize_prefix(arg),
+                        fallback_arm,
+                        sdk_parse: false,
+                    },
+                )
+            }
+        };
+        out.push(cx.candidate(Self::NAME, span, site));
+    }
+
+    fn finish(&self, cand: &Candidate, facts: &Facts<'_>) -> Option<Finding> {
+        let site = cand.data.downcast_ref::<Site>()?;
+        let id = facts.fn_id(cand)?;
+        let role = facts.role(id);
+        let sdk = facts.sdk?;
+        if !role.handles_tools() || facts.graph.channels[id] != Channel::Protocol {
+            return None;
+        }
+        if role == Role::Dispatcher && site.fallback_arm {
+            return None;
+        }
+        // rmcp ≥ 1.8 turns errors with this prefix into isError results for router tools.
+        if site.deserialize_prefix && sdk.converts_argument_errors(role) {
+            return None;
+        }
+        let f = facts.fn_model(id);
+        let what = if site.sdk_parse {
+            format!(
+                "`{}?`",
+                facts.sources.get(site.operand.file).snippet(site.operand)
+            )
+        } else if site.question_mark {
+            "`?`".to_string()
+        } else {
+            "`Err(invalid_params(..))`".to_string()
+        };
+        let message = format!(
+            "{what} rejects the arguments of {} `{}` with a JSON-RPC error (-32602)",
+            role.noun(),
+            f.display_name()
+        );
+        let fix = if site.question_mark {
+            format!(
+                "report invalid arguments as a tool result with `isError: true`:\n    let value = match {} {{\n        Ok(value) => value,\n        Err(e) => return {},\n    }};",
+                facts.sources.get(site.operand.file).snippet(site.operand),
+                sdk.error_result(role, "format!(\"invalid arguments: {e}\")")
+            )
+        } else {
+            format!(
+                "report invalid arguments as a tool result with `isError: true`:\n    return {};",
+                sdk.error_result(role, "\"describe what is wrong and what is expected\"")
+            )
+        };
+        Some(
+            Finding::new(Self::NAME, cand.span, message)
+                .label("the model gets a protocol error instead of a message it can correct its arguments from")
+                .note("since MCP 2025-11-25 (SEP-1303), input validation errors are tool execution errors; -32602 is for requests that fail the `CallToolRequest` schema or name an unknown tool")
+                .help(fix),
+        )
+    }
+}

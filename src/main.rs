@@ -1,0 +1,3 @@
+fn main() {
+    std::process::exit(mcp_lint::run(std::env::args_os().collect()));
+}

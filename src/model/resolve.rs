@@ -1,0 +1,278 @@
+//! Per-file name resolution: `use` items (renames, globs), extern crate renames, and a small
+//! resolved type representation that SDK modules classify.
+
+use std::collections::HashMap;
+
+/// A type as written, with every path resolved through the file's imports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ty {
+    Path { path: Vec<String>, args: Vec<Ty> },
+    Tuple(Vec<Ty>),
+    Other,
+}
+
+impl Ty {
+    pub fn unit() -> Ty {
+        Ty::Tuple(Vec::new())
+    }
+
+    pub fn last_segment(&self) -> Option<&str> {
+        match self {
+            Ty::Path { path, .. } => path.last().map(String::as_str),
+            _ => None,
+        }
+    }
+
+    pub fn args(&self) -> &[Ty] {
+        match self {
+            Ty::Path { args, .. } => args,
+            _ => &[],
+        }
+    }
+
+    pub fn is_unit(&self) -> bool {
+        matches!(self, Ty::Tuple(items) if items.is_empty())
+    }
+
+    /// `Result<T, E>` as `(T, E)`, when both are written out.
+    pub fn as_result(&self) -> Option<(&Ty, &Ty)> {
+        match self {
+            Ty::Path { path, args } if path.last().is_some_and(|s| s == "Result") => {
+                match args.as_slice() {
+                    [ok, err] => Some((ok, err)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+}
+
+/// What a file's `use` items bring into scope.
+#[derive(Clone, Debug, Default)]
+pub struct Imports {
+    /// Local name → full path.
+    names: HashMap<String, Vec<String>>,
+    /// Prefixes of glob imports (`use rmcp::model::*` → `["rmcp", "model"]`).
+    globs: Vec<Vec<String>>,
+    /// Extern crate names used in code → package names (`mcp` → `rmcp` for a renamed dependency).
+    crate_renames: HashMap<String, String>,
+}
+
+impl Imports {
+    pub fn new(crate_renames: HashMap<String, String>) -> Self {
+        Imports {
+            crate_renames,
+            ..Imports::default()
+        }
+    }
+
+    /// Records every `use` item of the file, at any depth of inline modules.
+    pub fn collect(&mut self, items: &[syn::Item]) {
+        for item in items {
+            match item {
+                syn::Item::Use(u) => self.add_tree(&mut Vec::new(), &u.tree),
+                syn::Item::Mod(m) => {
+                    if let Some((_, inner)) = &m.content {
+                        self.collect(inner);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn add_tree(&mut self, prefix: &mut Vec<String>, tree: &syn::UseTree) {
+        match tree {
+            syn::UseTree::Path(p) => {
+                prefix.push(p.ident.to_string());
+                self.add_tree(prefix, &p.tree);
+                prefix.pop();
+            }
+            syn::UseTree::Name(n) => {
+                let name = n.ident.to_string();
+                if name == "self" {
+                    if let Some(last) = prefix.last().cloned() {
+                        self.insert(last, prefix.clone());
+                    }
+                } else {
+                    let mut full = prefix.clone();
+                    full.push(name.clone());
+                    self.insert(name, full);
+                }
+            }
+            syn::UseTree::Rename(r) => {
+                let mut full = prefix.clone();
+                if r.ident != "self" {
+                    full.push(r.ident.to_string());
+                }
+                self.insert(r.rename.to_string(), full);
+            }
+            syn::UseTree::Glob(_) => {
+                let full = self.canonical(prefix.clone());
+                self.globs.push(full);
+            }
+            syn::UseTree::Group(g) => {
+                for t in &g.items {
+                    self.add_tree(prefix, t);
+                }
+            }
+        }
+    }
+
+    fn insert(&mut self, name: String, full: Vec<String>) {
+        let full = self.canonical(full);
+        self.names.insert(name, full);
+    }
+
+    /// Applies extern crate renames and, when the first segment is itself an imported name,
+    /// expands it (`use rmcp::model; use model::ErrorData;`).
+    fn canonical(&self, mut path: Vec<String>) -> Vec<String> {
+        if let Some(first) = path.first_mut() {
+            if let Some(package) = self.crate_renames.get(first.as_str()) {
+                *first = package.clone();
+            } else if path.len() > 1
+                && let Some(expanded) = self.names.get(&path[0])
+            {
+                let mut full = expanded.clone();
+                full.extend(path.drain(1..));
+                return full;
+            }
+        }
+        path
+    }
+
+    /// Resolves a path's segment names.
+    pub fn resolve_segments(&self, segments: &[String]) -> Vec<String> {
+        let Some(first) = segments.first() else {
+            return Vec::new();
+        };
+        if let Some(full) = self.names.get(first) {
+            let mut path = full.clone();
+            path.extend(segments[1..].iter().cloned());
+            return path;
+        }
+        self.canonical(segments.to_vec())
+    }
+
+    pub fn resolve(&self, path: &syn::Path) -> Vec<String> {
+        let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        self.resolve_segments(&segments)
+    }
+
+    /// Full paths a single name may come from through glob imports.
+    pub fn glob_candidates<'a>(&'a self, name: &'a str) -> impl Iterator<Item = Vec<String>> + 'a {
+        self.globs.iter().map(move |g| {
+            let mut p = g.clone();
+            p.push(name.to_string());
+            p
+        })
+    }
+
+    /// Whether `path` (as written) may name `target`, a full path such as
+    /// `["rmcp", "model", "ErrorData"]`, directly or through a glob import. `crate_prefixes`
+    /// lists the accepted re-export paths of the same item.
+    pub fn names_any(&self, path: &[String], targets: &[&[&str]]) -> bool {
+        let resolved = self.resolve_segments(path);
+        if targets.iter().any(|t| same_path(&resolved, t)) {
+            return true;
+        }
+        if path.len() == 1 && !self.names.contains_key(&path[0]) {
+            return self
+                .glob_candidates(&path[0])
+                .any(|c| targets.iter().any(|t| same_path(&c, t)));
+        }
+        false
+    }
+
+    /// Converts a syn type.
+    pub fn ty(&self, ty: &syn::Type) -> Ty {
+        match ty {
+            syn::Type::Path(p) if p.qself.is_none() => {
+                let path = self.resolve(&p.path);
+                let args = p
+                    .path
+                    .segments
+                    .last()
+                    .map(|s| match &s.arguments {
+                        syn::PathArguments::AngleBracketed(a) => a
+                            .args
+                            .iter()
+                            .filter_map(|arg| match arg {
+                                syn::GenericArgument::Type(t) => Some(self.ty(t)),
+                                _ => None,
+                            })
+                            .collect(),
+                        _ => Vec::new(),
+                    })
+                    .unwrap_or_default();
+                Ty::Path { path, args }
+            }
+            syn::Type::Reference(r) => self.ty(&r.elem),
+            syn::Type::Paren(p) => self.ty(&p.elem),
+            syn::Type::Group(g) => self.ty(&g.elem),
+            syn::Type::Tuple(t) => Ty::Tuple(t.elems.iter().map(|e| self.ty(e)).collect()),
+            _ => Ty::Other,
+        }
+    }
+}
+
+fn same_path(path: &[String], target: &[&str]) -> bool {
+    let path = match path.first().map(String::as_str) {
+        Some("") => &path[1..],
+        _ => path,
+    };
+    path.len() == target.len() && path.iter().zip(target).all(|(a, b)| a == b)
+}
+
+/// The segment names of a path as written.
+pub fn segments(path: &syn::Path) -> Vec<String> {
+    path.segments.iter().map(|s| s.ident.to_string()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn imports(src: &str) -> Imports {
+        let file = syn::parse_file(src).expect("test source parses");
+        let mut renames = HashMap::new();
+        renames.insert("mcp".to_string(), "rmcp".to_string());
+        let mut imports = Imports::new(renames);
+        imports.collect(&file.items);
+        imports
+    }
+
+    #[test]
+    fn renames_and_groups() {
+        let i = imports("use rmcp::{ErrorData as McpError, model::{self, CallToolResult}};");
+        assert_eq!(
+            i.resolve_segments(&["McpError".into()]),
+            ["rmcp", "ErrorData"]
+        );
+        assert_eq!(
+            i.resolve_segments(&["model".into(), "Content".into()]),
+            ["rmcp", "model", "Content"]
+        );
+        assert!(i.names_any(
+            &["CallToolResult".into()],
+            &[&["rmcp", "model", "CallToolResult"]]
+        ));
+    }
+
+    #[test]
+    fn globs_and_crate_renames() {
+        let i = imports("use mcp::model::*;");
+        assert!(i.names_any(&["ErrorData".into()], &[&["rmcp", "model", "ErrorData"]]));
+        assert!(!i.names_any(&["ErrorData".into()], &[&["rmcp", "ErrorData"]]));
+    }
+
+    #[test]
+    fn result_types() {
+        let i = imports("use rmcp::ErrorData as McpError;");
+        let ty: syn::Type = syn::parse_str("Result<CallToolResult, McpError>").expect("type");
+        let ty = i.ty(&ty);
+        let (_, err) = ty.as_result().expect("a result");
+        assert_eq!(err.last_segment(), Some("ErrorData"));
+    }
+}

@@ -1,0 +1,143 @@
+//! Cargo's `--message-format json`: one `compiler-message` per finding, then
+//! `build-finished`. rust-analyzer, rustfix and bacon read this.
+
+use serde_json::{Value, json};
+
+use super::{Placed, human, locate};
+use crate::diagnostic::{Finding, Span};
+use crate::source::SourceMap;
+use crate::workspace::Package;
+
+fn span_json(sources: &SourceMap, span: Span, primary: bool, label: Option<&str>) -> Value {
+    let file = sources.get(span.file);
+    let loc = locate(sources, span);
+    let text: Vec<Value> = (loc.line_start..=loc.line_end)
+        .map(|line| {
+            let line_text = file.line_text(line);
+            let start = if line == loc.line_start {
+                loc.column_start
+            } else {
+                1
+            };
+            let end = if line == loc.line_end {
+                loc.column_end
+            } else {
+                line_text.chars().count() + 1
+            };
+            json!({"text": line_text, "highlight_start": start, "highlight_end": end})
+        })
+        .collect();
+    json!({
+        "file_name": file.display,
+        "byte_start": span.start,
+        "byte_end": span.end,
+        "line_start": loc.line_start,
+        "line_end": loc.line_end,
+        "column_start": loc.column_start,
+        "column_end": loc.column_end,
+        "is_primary": primary,
+        "text": text,
+        "label": label,
+        "suggested_replacement": null,
+        "suggestion_applicability": null,
+        "expansion": null,
+    })
+}
+
+fn child(level: &str, message: &str, spans: Vec<Value>) -> Value {
+    json!({
+        "$message_type": "diagnostic",
+        "message": message,
+        "code": null,
+        "level": level,
+        "spans": spans,
+        "children": [],
+        "rendered": null,
+    })
+}
+
+pub fn diagnostic(sources: &SourceMap, f: &Finding) -> Value {
+    let mut spans = vec![span_json(
+        sources,
+        f.span,
+        true,
+        Some(f.label.as_str()).filter(|l| !l.is_empty()),
+    )];
+    spans.extend(
+        f.labels
+            .iter()
+            .map(|l| span_json(sources, l.span, false, Some(&l.text))),
+    );
+    let mut children: Vec<Value> = f.notes.iter().map(|n| child("note", n, vec![])).collect();
+    if let Some(help) = &f.help {
+        let help_spans = help
+            .edits
+            .iter()
+            .map(|e| {
+                let mut s = span_json(sources, e.span, true, None);
+                s["suggested_replacement"] = json!(e.replacement);
+                s["suggestion_applicability"] = json!(help.applicability.as_str());
+                s
+            })
+            .collect();
+        children.push(child("help", &help.message, help_spans));
+    }
+    json!({
+        "$message_type": "diagnostic",
+        "message": f.message,
+        "code": {"code": f.code(), "explanation": null},
+        "level": f.level.rustc_level(),
+        "spans": spans,
+        "children": children,
+        "rendered": human::render_plain(sources, f),
+    })
+}
+
+fn target_json(package: Option<&Package>) -> Value {
+    let target = package.and_then(|p| {
+        p.targets
+            .iter()
+            .find(|t| t.kind.iter().any(|k| k == "bin"))
+            .or_else(|| p.targets.first())
+    });
+    match target {
+        Some(t) => json!({
+            "kind": t.kind,
+            "crate_types": t.kind,
+            "name": t.name,
+            "src_path": t.src_path,
+            "edition": "2021",
+            "doc": true,
+            "doctest": false,
+            "test": true,
+        }),
+        None => json!({
+            "kind": ["bin"],
+            "crate_types": ["bin"],
+            "name": package.map_or("", |p| p.name.as_str()),
+            "src_path": "",
+            "edition": "2021",
+            "doc": false,
+            "doctest": false,
+            "test": false,
+        }),
+    }
+}
+
+pub fn render(sources: &SourceMap, findings: &[Placed<'_>], success: bool) -> String {
+    let mut out = String::new();
+    for placed in findings {
+        let line = json!({
+            "reason": "compiler-message",
+            "package_id": placed.package.map_or("", |p| p.id.as_str()),
+            "manifest_path": placed.package.map(|p| &p.manifest_path),
+            "target": target_json(placed.package),
+            "message": diagnostic(sources, placed.finding),
+        });
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    out.push_str(&json!({"reason": "build-finished", "success": success}).to_string());
+    out.push('\n');
+    out
+}

@@ -1,0 +1,22 @@
+//! `path:line:col: level[mcp_lint::NAME]: message`, one line per finding.
+
+use super::{Placed, locate};
+use crate::source::SourceMap;
+
+pub fn render(sources: &SourceMap, findings: &[Placed<'_>]) -> String {
+    let mut out = String::new();
+    for placed in findings {
+        let f = placed.finding;
+        let loc = locate(sources, f.span);
+        out.push_str(&format!(
+            "{}:{}:{}: {}[{}]: {}\n",
+            sources.get(f.span.file).display,
+            loc.line_start,
+            loc.column_start,
+            f.level.rustc_level(),
+            f.code(),
+            f.message
+        ));
+    }
+    out
+}

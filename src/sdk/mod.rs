@@ -1,0 +1,139 @@
+//! What each MCP SDK makes of the code: which fns are handlers, which error types reach the
+//! model as `isError` results and which become JSON-RPC errors, what a stdio server looks
+//! like, and how to spell a fix. Lints ask these questions; they never match SDK names.
+
+pub mod rmcp;
+
+use crate::model::resolve::{Imports, Ty};
+use crate::workspace::{Package, Version};
+
+/// What a fn is to the SDK.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// Not a handler.
+    None,
+    /// A tool: its `Err` channel follows from its return type.
+    Tool,
+    /// A trait-based tool whose every `Err` is a protocol error.
+    TraitTool,
+    /// A hand-written `tools/call` dispatcher: `Err` is a protocol error, except for the
+    /// spec-mandated answer to an unknown tool.
+    Dispatcher,
+    /// Another request handler (prompts, resources, lifecycle): `Err` is correct by spec;
+    /// only panics matter.
+    Request,
+    /// Runs before serving (`main`, `get_info`, constructors, router construction).
+    Startup,
+}
+
+impl Role {
+    pub fn is_handler(self) -> bool {
+        matches!(
+            self,
+            Role::Tool | Role::TraitTool | Role::Dispatcher | Role::Request
+        )
+    }
+
+    pub fn handles_tools(self) -> bool {
+        matches!(self, Role::Tool | Role::TraitTool | Role::Dispatcher)
+    }
+
+    pub fn noun(self) -> &'static str {
+        match self {
+            Role::Dispatcher => "tool dispatcher",
+            Role::Request => "request handler",
+            _ => "tool",
+        }
+    }
+}
+
+/// Where an `Err` returned by a handler ends up on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Channel {
+    /// A result with `isError: true`: the model sees the message.
+    ToolError,
+    /// A JSON-RPC error: the client gets a protocol error, the model usually nothing.
+    Protocol,
+    /// The fn cannot fail through its return type.
+    Infallible,
+    /// Not known (an unfamiliar error type): lints stay silent.
+    Unknown,
+}
+
+/// The impl block a fn sits in.
+#[derive(Clone, Default)]
+pub struct ImplContext<'a> {
+    pub attrs: &'a [syn::Attribute],
+    /// The trait's path as written (`ServerHandler`, `rmcp::ServerHandler`, `AsyncTool<S>`).
+    pub trait_path: Option<&'a syn::Path>,
+    pub self_name: Option<String>,
+}
+
+/// An `ErrorData`-like constructor call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorCtor {
+    InvalidParams,
+    InternalError,
+    MethodNotFound,
+    ResourceNotFound,
+    /// `new(code, ..)` or another constructor.
+    Other,
+}
+
+/// One SDK's knowledge, for the version the crate builds with.
+pub trait Sdk: Send + Sync {
+    fn name(&self) -> &'static str;
+    fn version(&self) -> Option<Version>;
+
+    /// The role of a fn from its attributes, name and impl block.
+    fn role(
+        &self,
+        imports: &Imports,
+        implementation: Option<&ImplContext<'_>>,
+        attrs: &[syn::Attribute],
+        name: &str,
+    ) -> Role;
+
+    /// Where `Err` of a fn with this role and (alias-expanded) return type goes.
+    fn err_channel(&self, role: Role, ret: &Ty) -> Channel;
+
+    /// Whether `ty` is the SDK's protocol error type.
+    fn is_protocol_error_type(&self, ty: &Ty) -> bool;
+
+    /// Classifies a call `path(..)` that builds a protocol error.
+    fn error_ctor(&self, imports: &Imports, path: &[String]) -> Option<ErrorCtor>;
+
+    /// Whether `path(..)` builds a *successful* tool result (`CallToolResult::success`).
+    fn is_success_result_ctor(&self, imports: &Imports, path: &[String]) -> bool;
+
+    /// Whether `path(..)` builds an error tool result (`CallToolResult::error`).
+    fn is_error_result_ctor(&self, imports: &Imports, path: &[String]) -> bool;
+
+    /// Whether `path(..)` wraps text into content (`Content::text`, `ContentBlock::text`).
+    fn is_text_content_ctor(&self, imports: &Imports, path: &[String]) -> bool;
+
+    /// Whether `path` names the SDK's error-code type (`ErrorCode(..)`).
+    fn is_error_code_ctor(&self, imports: &Imports, path: &[String]) -> bool;
+
+    /// Whether the call `path(args)` creates a stdio server transport.
+    fn is_stdio_transport(&self, imports: &Imports, path: &[String]) -> bool;
+
+    /// Whether the SDK itself turns argument deserialization failures into `isError` results
+    /// for tools with this role.
+    fn converts_argument_errors(&self, role: Role) -> bool;
+
+    /// How to write a text content block in this version, e.g. `Content::text`.
+    fn text_content(&self) -> &'static str;
+
+    /// A complete expression that returns `message` (an expression) as an `isError` result
+    /// from a handler with this role.
+    fn error_result(&self, role: Role, message: &str) -> String;
+}
+
+/// Picks the SDK a package builds with.
+pub fn detect(package: &Package) -> Option<Box<dyn Sdk>> {
+    if package.dependency("rmcp").is_some() {
+        return Some(Box::new(rmcp::Rmcp::new(package.resolved_version("rmcp"))));
+    }
+    None
+}

@@ -1,0 +1,618 @@
+//! Which packages, which files, which dependencies and versions.
+//!
+//! Two entry points: `cargo metadata --no-deps` (for `cargo mcp-lint`) and plain paths
+//! (for `mcp-lint PATH...`), where each file belongs to the nearest package manifest.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+/// A semantic version, as far as the lints need one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Version(pub u64, pub u64, pub u64);
+
+impl Version {
+    /// Parses `1.2.3`, `1.2`, `1`, ignoring pre-release and build suffixes.
+    pub fn parse(text: &str) -> Option<Version> {
+        let core = text.trim().split(['-', '+']).next()?;
+        let mut parts = core.split('.').map(|p| p.trim().parse::<u64>());
+        let major = parts.next()?.ok()?;
+        let minor = parts.next().unwrap_or(Ok(0)).ok()?;
+        let patch = parts.next().unwrap_or(Ok(0)).ok()?;
+        Some(Version(major, minor, patch))
+    }
+
+    /// The lowest version a Cargo requirement such as `^0.8`, `~1.4.2`, `>=1, <3` or `=3.1.3`
+    /// accepts.
+    pub fn from_requirement(req: &str) -> Option<Version> {
+        let first = req.split(',').next()?.trim();
+        let digits = first.trim_start_matches(|c: char| !c.is_ascii_digit());
+        let end = digits
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(digits.len());
+        Version::parse(digits[..end].trim_end_matches('.'))
+    }
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}.{}", self.0, self.1, self.2)
+    }
+}
+
+/// A declared dependency of a package.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dependency {
+    /// The package name on crates.io (`package = ".."` already applied).
+    pub package: String,
+    /// The name the code uses (`use NAME::..`), with `-` turned into `_`.
+    pub extern_name: String,
+    pub requirement: Option<String>,
+    pub features: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub name: String,
+    pub kind: Vec<String>,
+    pub src_path: PathBuf,
+}
+
+#[derive(Clone, Debug)]
+pub struct Package {
+    pub id: String,
+    pub name: String,
+    pub version: String,
+    pub manifest_path: PathBuf,
+    pub targets: Vec<Target>,
+    pub dependencies: Vec<Dependency>,
+    /// Versions from the nearest Cargo.lock: package name → versions present.
+    pub locked: BTreeMap<String, Vec<Version>>,
+    /// Files to lint, in a stable order.
+    pub files: Vec<PathBuf>,
+}
+
+impl Package {
+    pub fn root(&self) -> &Path {
+        self.manifest_path.parent().unwrap_or(Path::new("."))
+    }
+
+    pub fn dependency(&self, package: &str) -> Option<&Dependency> {
+        self.dependencies.iter().find(|d| d.package == package)
+    }
+
+    /// The version of `package` this crate builds with: from Cargo.lock when it is there
+    /// (the highest locked version the requirement admits), else the requirement's minimum.
+    pub fn resolved_version(&self, package: &str) -> Option<Version> {
+        let dep = self.dependency(package)?;
+        let minimum = dep
+            .requirement
+            .as_deref()
+            .and_then(Version::from_requirement);
+        let locked = self.locked.get(package).and_then(|versions| {
+            versions
+                .iter()
+                .filter(|v| minimum.is_none_or(|m| compatible(m, **v)))
+                .max()
+                .copied()
+        });
+        locked.or(minimum)
+    }
+
+    /// The binary and library targets' source files.
+    pub fn has_binary(&self) -> bool {
+        self.targets
+            .iter()
+            .any(|t| t.kind.iter().any(|k| k == "bin"))
+    }
+}
+
+/// Whether `v` satisfies a caret requirement whose minimum is `min`.
+fn compatible(min: Version, v: Version) -> bool {
+    if v < min {
+        return false;
+    }
+    match (min.0, min.1) {
+        (0, 0) => v.0 == 0 && v.1 == 0 && v.2 == min.2,
+        (0, minor) => v.0 == 0 && v.1 == minor,
+        (major, _) => v.0 == major,
+    }
+}
+
+/// The packages to lint and the directory paths are shown relative to.
+#[derive(Debug)]
+pub struct Workspace {
+    pub root: PathBuf,
+    pub packages: Vec<Package>,
+}
+
+#[derive(Debug)]
+pub struct WorkspaceError(pub String);
+
+impl fmt::Display for WorkspaceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// What the user selected with cargo's flags.
+#[derive(Clone, Debug, Default)]
+pub struct Selection {
+    pub manifest_path: Option<PathBuf>,
+    pub packages: Vec<String>,
+    pub workspace: bool,
+    pub exclude: Vec<String>,
+}
+
+/// Loads the workspace through `cargo metadata --no-deps`.
+pub fn from_cargo(selection: &Selection) -> Result<Workspace, WorkspaceError> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.args(["metadata", "--no-deps", "--format-version", "1"]);
+    if let Some(path) = &selection.manifest_path {
+        cmd.arg("--manifest-path").arg(path);
+    }
+    let output = cmd
+        .output()
+        .map_err(|e| WorkspaceError(format!("could not run `cargo metadata`: {e}")))?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        return Err(WorkspaceError(format!(
+            "`cargo metadata` failed: {}",
+            stderr.trim()
+        )));
+    }
+    let meta: Value = serde_json::from_slice(&output.stdout)
+        .map_err(|e| WorkspaceError(format!("`cargo metadata` printed invalid JSON: {e}")))?;
+    let root = PathBuf::from(meta["workspace_root"].as_str().unwrap_or("."));
+    let members: Vec<&str> = meta["workspace_members"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let default_members: Vec<&str> = meta["workspace_default_members"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_else(|| members.clone());
+    let all = meta["packages"].as_array().cloned().unwrap_or_default();
+    let root_manifest = read_toml(&root.join("Cargo.toml")).ok();
+
+    let mut packages = Vec::new();
+    for spec in &selection.packages {
+        if !all.iter().any(|p| spec_matches(spec, p)) {
+            return Err(WorkspaceError(format!(
+                "package ID specification `{spec}` did not match any packages"
+            )));
+        }
+    }
+    for pkg in &all {
+        let id = pkg["id"].as_str().unwrap_or_default();
+        let chosen = if !selection.packages.is_empty() {
+            selection.packages.iter().any(|s| spec_matches(s, pkg))
+        } else if selection.workspace {
+            members.contains(&id)
+        } else {
+            default_members.contains(&id)
+        };
+        let excluded = selection.exclude.iter().any(|s| spec_matches(s, pkg));
+        if !chosen || excluded {
+            continue;
+        }
+        let manifest_path = PathBuf::from(pkg["manifest_path"].as_str().unwrap_or_default());
+        let targets = pkg["targets"]
+            .as_array()
+            .map(|ts| {
+                ts.iter()
+                    .map(|t| Target {
+                        name: t["name"].as_str().unwrap_or_default().to_string(),
+                        kind: t["kind"]
+                            .as_array()
+                            .map(|k| {
+                                k.iter()
+                                    .filter_map(Value::as_str)
+                                    .map(String::from)
+                                    .collect()
+                            })
+                            .unwrap_or_default(),
+                        src_path: PathBuf::from(t["src_path"].as_str().unwrap_or_default()),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        // Declared dependencies come from the manifest itself: `cargo metadata` drops
+        // `workspace = true` details we need (features from the workspace table).
+        let manifest = read_toml(&manifest_path).map_err(WorkspaceError)?;
+        let dependencies = dependencies_of(&manifest, root_manifest.as_ref());
+        let mut package = Package {
+            id: id.to_string(),
+            name: pkg["name"].as_str().unwrap_or_default().to_string(),
+            version: pkg["version"].as_str().unwrap_or_default().to_string(),
+            manifest_path,
+            targets,
+            dependencies,
+            locked: BTreeMap::new(),
+            files: Vec::new(),
+        };
+        package.locked = read_lock(package.root())?;
+        package.files = source_files(package.root());
+        packages.push(package);
+    }
+    Ok(Workspace { root, packages })
+}
+
+fn spec_matches(spec: &str, pkg: &Value) -> bool {
+    let name = pkg["name"].as_str().unwrap_or_default();
+    let version = pkg["version"].as_str().unwrap_or_default();
+    let id = pkg["id"].as_str().unwrap_or_default();
+    if spec == name || spec == id || spec == format!("{name}@{version}") {
+        return true;
+    }
+    // A package ID spec such as `path+file:///ws/foo#0.1.0` or `path+file:///ws/foo#foo@0.1.0`.
+    match (spec.split_once('#'), id.split_once('#')) {
+        (Some((spec_url, spec_frag)), Some((id_url, id_frag))) => {
+            spec_url == id_url && (spec_frag == id_frag || spec_frag.ends_with(version))
+        }
+        (None, Some((id_url, _))) => spec == id_url,
+        _ => false,
+    }
+}
+
+/// Loads packages for explicit paths: each file is linted with its nearest manifest.
+pub fn from_paths(paths: &[PathBuf]) -> Result<Workspace, WorkspaceError> {
+    let root = std::env::current_dir()
+        .map_err(|e| WorkspaceError(format!("cannot read the current directory: {e}")))?;
+    let mut by_manifest: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
+    let mut loose = Vec::new();
+    for path in paths {
+        if !path.exists() {
+            return Err(WorkspaceError(format!(
+                "{}: no such file or directory",
+                path.display()
+            )));
+        }
+        let files = if path.is_dir() {
+            let manifests = package_manifests_under(path);
+            if manifests.is_empty() {
+                source_files(path)
+            } else {
+                manifests
+                    .iter()
+                    .flat_map(|m| source_files(m.parent().unwrap_or(path)))
+                    .collect()
+            }
+        } else {
+            vec![path.clone()]
+        };
+        for file in files {
+            match nearest_manifest(file.parent().unwrap_or(Path::new("."))) {
+                Some(manifest) => by_manifest.entry(manifest).or_default().push(file),
+                None => loose.push(file),
+            }
+        }
+    }
+    let mut packages = Vec::new();
+    for (manifest_path, mut files) in by_manifest {
+        files.sort();
+        files.dedup();
+        packages.push(package_from_manifest(manifest_path, files)?);
+    }
+    if !loose.is_empty() {
+        loose.sort();
+        loose.dedup();
+        packages.push(Package {
+            id: String::new(),
+            name: String::from("(no package)"),
+            version: String::new(),
+            manifest_path: root.join("Cargo.toml"),
+            targets: Vec::new(),
+            dependencies: Vec::new(),
+            locked: BTreeMap::new(),
+            files: loose,
+        });
+    }
+    Ok(Workspace { root, packages })
+}
+
+/// Every `Cargo.toml` with a `[package]` table under `dir`, git-ignore aware.
+fn package_manifests_under(dir: &Path) -> Vec<PathBuf> {
+    let mut manifests: Vec<PathBuf> = ignore::WalkBuilder::new(dir)
+        .require_git(false)
+        .filter_entry(|e| e.file_name() != "target")
+        .build()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name() == "Cargo.toml")
+        .map(ignore::DirEntry::into_path)
+        .filter(|m| read_toml(m).is_ok_and(|t| t.get("package").is_some()))
+        .collect();
+    manifests.sort();
+    manifests
+}
+
+/// The nearest `Cargo.toml` with a `[package]` table at or above `dir`.
+fn nearest_manifest(dir: &Path) -> Option<PathBuf> {
+    let dir = dir.canonicalize().ok()?;
+    dir.ancestors()
+        .map(|d| d.join("Cargo.toml"))
+        .find(|m| m.is_file() && read_toml(m).is_ok_and(|t| t.get("package").is_some()))
+}
+
+fn package_from_manifest(
+    manifest_path: PathBuf,
+    files: Vec<PathBuf>,
+) -> Result<Package, WorkspaceError> {
+    let manifest = read_toml(&manifest_path).map_err(WorkspaceError)?;
+    let dir = manifest_path
+        .parent()
+        .unwrap_or(Path::new("."))
+        .to_path_buf();
+    let workspace_manifest = dir
+        .ancestors()
+        .skip(1)
+        .map(|d| d.join("Cargo.toml"))
+        .filter(|m| m.is_file())
+        .filter_map(|m| read_toml(&m).ok())
+        .find(|t| t.get("workspace").is_some());
+    let package = manifest.get("package");
+    let name = package
+        .and_then(|p| p.get("name"))
+        .and_then(toml::Value::as_str)
+        .unwrap_or("unnamed")
+        .to_string();
+    let version = package
+        .and_then(|p| p.get("version"))
+        .and_then(toml::Value::as_str)
+        .unwrap_or("0.0.0")
+        .to_string();
+    let url = format!("path+file://{}", dir.display());
+    Ok(Package {
+        id: format!("{url}#{name}@{version}"),
+        targets: targets_of(&manifest, &dir, &name),
+        dependencies: dependencies_of(&manifest, workspace_manifest.as_ref()),
+        locked: read_lock(&dir)?,
+        name,
+        version,
+        manifest_path,
+        files,
+    })
+}
+
+/// Targets as cargo infers them: `src/main.rs`, `src/bin/*.rs`, `[[bin]]`, `src/lib.rs`.
+fn targets_of(manifest: &toml::Table, dir: &Path, name: &str) -> Vec<Target> {
+    let mut targets = Vec::new();
+    if let Some(bins) = manifest.get("bin").and_then(toml::Value::as_array) {
+        for bin in bins {
+            let bin_name = bin
+                .get("name")
+                .and_then(toml::Value::as_str)
+                .unwrap_or(name);
+            let path = bin
+                .get("path")
+                .and_then(toml::Value::as_str)
+                .map(|p| dir.join(p))
+                .unwrap_or_else(|| dir.join("src/main.rs"));
+            targets.push(Target {
+                name: bin_name.to_string(),
+                kind: vec!["bin".into()],
+                src_path: path,
+            });
+        }
+    }
+    let main = dir.join("src/main.rs");
+    if main.is_file() && !targets.iter().any(|t| t.src_path == main) {
+        targets.push(Target {
+            name: name.to_string(),
+            kind: vec!["bin".into()],
+            src_path: main,
+        });
+    }
+    for file in walk_rs(&dir.join("src/bin"), false) {
+        if !targets.iter().any(|t| t.src_path == file) {
+            let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or(name);
+            targets.push(Target {
+                name: stem.to_string(),
+                kind: vec!["bin".into()],
+                src_path: file,
+            });
+        }
+    }
+    let lib = manifest
+        .get("lib")
+        .and_then(|l| l.get("path"))
+        .and_then(toml::Value::as_str)
+        .map(|p| dir.join(p))
+        .unwrap_or_else(|| dir.join("src/lib.rs"));
+    if lib.is_file() {
+        targets.push(Target {
+            name: name.replace('-', "_"),
+            kind: vec!["lib".into()],
+            src_path: lib,
+        });
+    }
+    targets
+}
+
+/// `[dependencies]` (and target-specific ones), resolving `workspace = true`.
+pub fn dependencies_of(manifest: &toml::Table, workspace: Option<&toml::Table>) -> Vec<Dependency> {
+    let workspace_deps = workspace
+        .and_then(|w| w.get("workspace"))
+        .and_then(|w| w.get("dependencies"))
+        .and_then(toml::Value::as_table);
+    let mut tables: Vec<&toml::Table> = Vec::new();
+    if let Some(t) = manifest.get("dependencies").and_then(toml::Value::as_table) {
+        tables.push(t);
+    }
+    if let Some(targets) = manifest.get("target").and_then(toml::Value::as_table) {
+        for cfg in targets.values() {
+            if let Some(t) = cfg.get("dependencies").and_then(toml::Value::as_table) {
+                tables.push(t);
+            }
+        }
+    }
+    let mut deps = Vec::new();
+    for table in tables {
+        for (key, spec) in table {
+            let mut spec = spec.clone();
+            let inherits = spec
+                .get("workspace")
+                .and_then(toml::Value::as_bool)
+                .unwrap_or(false);
+            if inherits && let Some(base) = workspace_deps.and_then(|w| w.get(key)) {
+                let mut merged = match base {
+                    toml::Value::String(v) => {
+                        let mut t = toml::Table::new();
+                        t.insert("version".into(), toml::Value::String(v.clone()));
+                        t
+                    }
+                    toml::Value::Table(t) => t.clone(),
+                    _ => toml::Table::new(),
+                };
+                if let Some(extra) = spec.get("features").and_then(toml::Value::as_array) {
+                    let features = merged
+                        .entry("features")
+                        .or_insert_with(|| toml::Value::Array(Vec::new()));
+                    if let Some(list) = features.as_array_mut() {
+                        list.extend(extra.iter().cloned());
+                    }
+                }
+                spec = toml::Value::Table(merged);
+            }
+            let (package, requirement, features) = match &spec {
+                toml::Value::String(req) => (key.clone(), Some(req.clone()), Vec::new()),
+                toml::Value::Table(t) => (
+                    t.get("package")
+                        .and_then(toml::Value::as_str)
+                        .unwrap_or(key)
+                        .to_string(),
+                    t.get("version")
+                        .and_then(toml::Value::as_str)
+                        .map(String::from),
+                    t.get("features")
+                        .and_then(toml::Value::as_array)
+                        .map(|a| {
+                            a.iter()
+                                .filter_map(toml::Value::as_str)
+                                .map(String::from)
+                                .collect()
+                        })
+                        .unwrap_or_default(),
+                ),
+                _ => continue,
+            };
+            deps.push(Dependency {
+                package,
+                extern_name: key.replace('-', "_"),
+                requirement,
+                features,
+            });
+        }
+    }
+    deps
+}
+
+fn read_toml(path: &Path) -> Result<toml::Table, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    text.parse::<toml::Table>()
+        .map_err(|e| format!("{}: invalid TOML: {}", path.display(), e.message()))
+}
+
+/// Versions recorded in the nearest `Cargo.lock` at or above `dir`.
+fn read_lock(dir: &Path) -> Result<BTreeMap<String, Vec<Version>>, WorkspaceError> {
+    let mut locked: BTreeMap<String, Vec<Version>> = BTreeMap::new();
+    let Some(lock) = dir
+        .ancestors()
+        .map(|d| d.join("Cargo.lock"))
+        .find(|p| p.is_file())
+    else {
+        return Ok(locked);
+    };
+    let table = read_toml(&lock).map_err(WorkspaceError)?;
+    if let Some(packages) = table.get("package").and_then(toml::Value::as_array) {
+        for p in packages {
+            let name = p.get("name").and_then(toml::Value::as_str);
+            let version = p
+                .get("version")
+                .and_then(toml::Value::as_str)
+                .and_then(Version::parse);
+            if let (Some(name), Some(version)) = (name, version) {
+                locked.entry(name.to_string()).or_default().push(version);
+            }
+        }
+    }
+    Ok(locked)
+}
+
+/// The `.rs` files of a package: git-ignore aware, without `target/`, `tests/`, `benches/`,
+/// `examples/`, `build.rs` and nested packages.
+pub fn source_files(package_root: &Path) -> Vec<PathBuf> {
+    let root = package_root.to_path_buf();
+    let mut files: Vec<PathBuf> = ignore::WalkBuilder::new(&root)
+        .hidden(true)
+        .parents(true)
+        .require_git(false)
+        .filter_entry(move |entry| {
+            let path = entry.path();
+            if path == root {
+                return true;
+            }
+            let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+            if is_dir {
+                let name = entry.file_name().to_str().unwrap_or("");
+                let top_level = path.parent() == Some(root.as_path());
+                let skipped_top = top_level
+                    && matches!(name, "tests" | "benches" | "examples" | "target" | "fuzz");
+                return !skipped_top && name != "target" && !path.join("Cargo.toml").is_file();
+            }
+            !(path.parent() == Some(root.as_path()) && entry.file_name() == "build.rs")
+        })
+        .build()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
+        .map(ignore::DirEntry::into_path)
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn walk_rs(dir: &Path, recursive: bool) -> Vec<PathBuf> {
+    if !dir.is_dir() {
+        return Vec::new();
+    }
+    let mut files: Vec<PathBuf> = ignore::WalkBuilder::new(dir)
+        .max_depth(if recursive { None } else { Some(1) })
+        .require_git(false)
+        .filter_entry(|e| e.file_name() != "target")
+        .build()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
+        .map(ignore::DirEntry::into_path)
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requirement_minimums() {
+        assert_eq!(Version::from_requirement("0.8"), Some(Version(0, 8, 0)));
+        assert_eq!(Version::from_requirement("^1.4.2"), Some(Version(1, 4, 2)));
+        assert_eq!(Version::from_requirement(">=1, <3"), Some(Version(1, 0, 0)));
+        assert_eq!(Version::from_requirement("=3.1.3"), Some(Version(3, 1, 3)));
+        assert_eq!(Version::from_requirement("*"), None);
+    }
+
+    #[test]
+    fn caret_compatibility() {
+        assert!(compatible(Version(0, 8, 0), Version(0, 8, 5)));
+        assert!(!compatible(Version(0, 8, 0), Version(0, 9, 0)));
+        assert!(compatible(Version(1, 4, 0), Version(1, 8, 0)));
+        assert!(!compatible(Version(1, 4, 0), Version(2, 0, 0)));
+    }
+}

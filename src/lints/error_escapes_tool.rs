@@ -96,6 +96,11 @@ pub(crate) fn operand_span(cx: &ExprCx<'_>, expr: &syn::Expr) -> crate::diagnost
     }
 }
 
+/// `parse_json_object(..)`: the SDK's argument parsing, reported as validation.
+pub(crate) fn is_sdk_argument_parse(expr: &syn::Expr) -> bool {
+    call_path(peel(expr)).is_some_and(|(p, _)| p.last().is_some_and(|s| s == "parse_json_object"))
+}
+
 /// Whether a string literal inside says the tool itself is unknown.
 pub(crate) fn mentions_unknown_tool(expr: &syn::Expr) -> bool {
     let text = quote::ToTokens::to_token_stream(expr)
@@ -119,6 +124,7 @@ impl Lint for ErrorEscapesTool {
             return;
         }
         let (span, site) = match expr {
+            syn::Expr::Try(t) if is_sdk_argument_parse(&t.expr) => return,
             syn::Expr::Try(t) => (
                 span_of(cx.file, t.question_token.span()),
                 Site {

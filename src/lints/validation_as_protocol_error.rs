@@ -4,7 +4,9 @@
 
 use syn::spanned::Spanned;
 
-use super::error_escapes_tool::{err_call_arg, error_ctor_of, mentions_unknown_tool, operand_span};
+use super::error_escapes_tool::{
+    err_call_arg, error_ctor_of, is_sdk_argument_parse, mentions_unknown_tool, operand_span,
+};
 use super::exprs::{call_path, peel};
 use super::{Lint, declare_lint};
 use crate::diagnostic::Finding;

@@ -117,7 +117,7 @@ impl CallGraph {
             &callees,
             &roles,
             |f, site| !files[f.file].fns[f.idx].calls[site].guarded,
-            |f| !files[f.file].fns[f.idx].catches_panics,
+            |_| true,
             files,
         );
         CallGraph {

@@ -411,8 +411,14 @@ impl Walker<'_> {
     }
 
     fn visit_method_call(&mut self, e: &syn::ExprMethodCall) {
-        self.visit_expr(&e.receiver);
         let method = e.method.to_string();
+        // `AssertUnwindSafe(fut).catch_unwind()`: the receiver runs guarded.
+        let guard = method == "catch_unwind";
+        if guard {
+            self.catches_panics = true;
+            self.state.catch_unwind += 1;
+        }
+        self.visit_expr(&e.receiver);
         if matches!(&*e.receiver, syn::Expr::Path(p) if p.path.is_ident("self")) {
             self.record_call(
                 Callee::SelfMethod(method.clone()),
@@ -424,11 +430,6 @@ impl Walker<'_> {
             && let Some(ident) = p.path.get_ident()
         {
             self.state.length_checked.insert(ident.to_string());
-        }
-        let guard = method == "catch_unwind";
-        if guard {
-            self.catches_panics = true;
-            self.state.catch_unwind += 1;
         }
         for arg in &e.args {
             if matches!(arg, syn::Expr::Closure(_)) {

@@ -285,7 +285,7 @@ pub fn lint_workspace(
     let renames: Vec<HashMap<String, String>> =
         workspace.packages.iter().map(crate_renames).collect();
 
-    let analyse = |job: &Job| -> Result<FileModel, Finding> {
+    let analyse = |job: &Job| -> Result<FileModel, Box<Finding>> {
         let file = sources.get(job.file);
         let cx = FileContext {
             file: job.file,
@@ -309,19 +309,21 @@ pub fn lint_workspace(
                         } else {
                             span
                         };
-                        Err(Finding::new(
-                            PARSE_ERROR,
-                            span,
-                            format!("this file could not be parsed, so it was not linted: {e}"),
-                        )
-                        .label(e.to_string()))
+                        Err(Box::new(
+                            Finding::new(
+                                PARSE_ERROR,
+                                span,
+                                format!("this file could not be parsed, so it was not linted: {e}"),
+                            )
+                            .label(e.to_string()),
+                        ))
                     }
                 }
             }));
         proc_macro2::extra::invalidate_current_thread_spans();
         match result {
             Ok(r) => r,
-            Err(_) => Err(Finding::new(
+            Err(_) => Err(Box::new(Finding::new(
                 INTERNAL_ERROR,
                 Span {
                     file: job.file,
@@ -329,7 +331,7 @@ pub fn lint_workspace(
                     end: 0,
                 },
                 "mcp-lint failed while analysing this file; please report it",
-            )),
+            ))),
         }
     };
 
@@ -338,7 +340,7 @@ pub fn lint_workspace(
         .stack_size(64 * 1024 * 1024)
         .build()
         .map_err(|e| format!("cannot start worker threads: {e}"))?;
-    let results: Vec<Result<FileModel, Finding>> =
+    let results: Vec<Result<FileModel, Box<Finding>>> =
         pool.install(|| jobs_list.par_iter().map(analyse).collect());
 
     let mut per_package: Vec<Vec<FileModel>> =
@@ -346,7 +348,8 @@ pub fn lint_workspace(
     for (job, result) in jobs_list.iter().zip(results) {
         match result {
             Ok(model) => per_package[job.package].push(model),
-            Err(mut f) => {
+            Err(f) => {
+                let mut f = *f;
                 f.level = if f.lint == INTERNAL_ERROR {
                     Level::Deny
                 } else {

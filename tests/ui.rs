@@ -109,10 +109,18 @@ fn every_lint_has_a_doc_and_ui_tests() {
     for lint in mcp_lint::lints::ALL {
         let doc = root.join("lints").join(format!("{}.md", lint.name()));
         let text = std::fs::read_to_string(&doc).expect("lint doc exists");
-        assert!(text.contains("## What it does"), "{} lacks sections", doc.display());
+        assert!(
+            text.contains("## What it does"),
+            "{} lacks sections",
+            doc.display()
+        );
         let dir = root.join("ui-tests").join(lint.name());
         let cases = std::fs::read_dir(&dir)
-            .map(|d| d.filter_map(Result::ok).filter(|e| e.path().extension().is_some_and(|x| x == "rs")).count())
+            .map(|d| {
+                d.filter_map(Result::ok)
+                    .filter(|e| e.path().extension().is_some_and(|x| x == "rs"))
+                    .count()
+            })
             .unwrap_or(0);
         assert!(cases >= 2, "{} needs ui-test cases", dir.display());
     }

@@ -139,7 +139,7 @@ fn mentions(expr: &syn::Expr, name: &str) -> bool {
 }
 
 /// Text arguments of `vec![Content::text(x), ..]` or `Content::text(x)`.
-fn content_texts<'e>(cx: &ExprCx<'_>, expr: &'e syn::Expr) -> Vec<syn::Expr> {
+fn content_texts(cx: &ExprCx<'_>, expr: &syn::Expr) -> Vec<syn::Expr> {
     let Some(sdk) = cx.sdk else {
         return Vec::new();
     };

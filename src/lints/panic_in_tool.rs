@@ -145,7 +145,10 @@ impl Lint for PanicInTool {
 
     fn check_macro(&self, cx: &ExprCx<'_>, mac: &syn::Macro, out: &mut Vec<Candidate>) {
         let name = macro_name(mac);
-        if cx.fn_idx.is_none() || cx.state.catch_unwind > 0 || !PANIC_MACROS.contains(&name.as_str()) {
+        if cx.fn_idx.is_none()
+            || cx.state.catch_unwind > 0
+            || !PANIC_MACROS.contains(&name.as_str())
+        {
             return;
         }
         let span = span_of(cx.file, mac.path.span());

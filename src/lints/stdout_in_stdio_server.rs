@@ -44,6 +44,9 @@ enum Site {
     },
 }
 
+/// A help message with its edits.
+type FixSpec = (String, Vec<Edit>, Applicability);
+
 /// Whether `expr` is `stdout()` / `io::stdout()` / `stdout().lock()` / a local named after it.
 fn is_stdout(cx: &ExprCx<'_>, expr: &syn::Expr) -> bool {
     match peel(expr) {
@@ -232,7 +235,7 @@ impl Lint for StdoutInStdioServer {
             return None;
         }
         let f = facts.fn_model(id);
-        let (message, label, finding_help): (String, &str, Option<(String, Vec<Edit>, Applicability)>) = match site {
+        let (message, label, finding_help): (String, &str, Option<FixSpec>) = match site {
             Site::Writer { .. } => return None,
             Site::PrintMacro { name, name_span } => (
                 format!("`{name}!` in `{}` writes to stdout, the JSON-RPC channel of this stdio server", f.display_name()),

@@ -7,7 +7,6 @@ use syn::spanned::Spanned;
 use super::error_escapes_tool::{
     err_call_arg, error_ctor_of, is_sdk_argument_parse, mentions_unknown_tool, operand_span,
 };
-use super::exprs::{call_path, peel};
 use super::{Lint, declare_lint};
 use crate::diagnostic::Finding;
 use crate::facts::Facts;
@@ -49,8 +48,7 @@ impl Lint for ValidationAsProtocolError {
         let fallback_arm = cx.state.fallback_arm > 0;
         let (span, site) = match expr {
             syn::Expr::Try(t) => {
-                let sdk_parse = call_path(peel(&t.expr))
-                    .is_some_and(|(p, _)| p.last().is_some_and(|s| s == "parse_json_object"));
+                let sdk_parse = is_sdk_argument_parse(&t.expr);
                 if !sdk_parse && error_ctor_of(cx, &t.expr) != Some(ErrorCtor::InvalidParams) {
                     return;
                 }

@@ -11,11 +11,8 @@ static COUNTER: AtomicUsize = AtomicUsize::new(0);
 /// A fresh empty directory under the system temp dir.
 pub fn scratch_dir(name: &str) -> PathBuf {
     let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-    let dir = std::env::temp_dir().join(format!(
-        "mcp-lint-test-{}-{}-{name}",
-        std::process::id(),
-        n
-    ));
+    let dir =
+        std::env::temp_dir().join(format!("mcp-lint-test-{}-{}-{name}", std::process::id(), n));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("src")).expect("create scratch dir");
     dir

@@ -1,0 +1,239 @@
+//! The command line: exit codes, formats, paths, cargo mode, bad input.
+
+mod common;
+
+use common::{cargo_mcp_lint, mcp_lint, scratch_crate, text};
+
+const STDIO_SERVER: &str = r#"
+use rmcp::{ServiceExt, transport::stdio};
+pub struct S;
+impl rmcp::ServerHandler for S {}
+#[tokio::main]
+async fn main() {
+    println!("hello");
+    S.serve(stdio()).await.unwrap().waiting().await.unwrap();
+}
+"#;
+
+const WARN_ONLY: &str = r#"
+use rmcp::{ErrorData as McpError, model::CallToolResult, tool, tool_router};
+pub struct S;
+#[tool_router]
+impl S {
+    #[tool(description = "x")]
+    async fn x(&self) -> Result<CallToolResult, McpError> {
+        let v: Option<u8> = None;
+        v.unwrap();
+        Err(McpError::internal_error("boom", None))
+    }
+}
+"#;
+
+fn rmcp() -> Vec<String> {
+    vec!["rmcp = \"3.11\"".to_string()]
+}
+
+#[test]
+fn exit_codes_follow_levels() {
+    let dir = scratch_crate("deny_case", &rmcp(), &[("src/main.rs", STDIO_SERVER)]);
+    assert_eq!(mcp_lint(&dir, &["."]).status.code(), Some(1));
+    assert_eq!(
+        mcp_lint(&dir, &[".", "-A", "stdout_in_stdio_server"])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(mcp_lint(&dir, &[".", "--exit-zero"]).status.code(), Some(0));
+
+    let dir = scratch_crate("warn_case", &rmcp(), &[("src/lib.rs", WARN_ONLY)]);
+    let out = mcp_lint(&dir, &["."]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("0 errors, 2 warnings"));
+    assert_eq!(
+        mcp_lint(&dir, &[".", "-D", "warnings"]).status.code(),
+        Some(1)
+    );
+    assert_eq!(
+        mcp_lint(&dir, &[".", "-D", "mcp_lint::panic_in_tool"])
+            .status
+            .code(),
+        Some(1)
+    );
+    // Later flags win.
+    assert_eq!(
+        mcp_lint(
+            &dir,
+            &[
+                ".",
+                "-D",
+                "panic_in_tool",
+                "-A",
+                "panic_in_tool",
+                "-A",
+                "error_escapes_tool"
+            ]
+        )
+        .stdout
+        .len(),
+        0
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let dir = scratch_crate("usage", &rmcp(), &[("src/lib.rs", "")]);
+    let out = mcp_lint(&dir, &["--no-such-flag"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = mcp_lint(&dir, &[".", "-W", "no_such_lint"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("unknown lint `no_such_lint`"));
+    let out = mcp_lint(&dir, &["does/not/exist"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no such file or directory"));
+}
+
+#[test]
+fn json_is_cargo_compatible() {
+    let dir = scratch_crate("json_case", &rmcp(), &[("src/main.rs", STDIO_SERVER)]);
+    let out = mcp_lint(&dir, &[".", "--message-format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    let mut diagnostics = Vec::new();
+    let mut finished = None;
+    for message in cargo_metadata::Message::parse_stream(stdout.as_bytes()) {
+        match message.expect("every line is a cargo message") {
+            cargo_metadata::Message::CompilerMessage(m) => diagnostics.push(m),
+            cargo_metadata::Message::BuildFinished(f) => finished = Some(f.success),
+            other => panic!("unexpected message {other:?}"),
+        }
+    }
+    assert_eq!(finished, Some(false));
+    assert_eq!(diagnostics.len(), 1);
+    let m = &diagnostics[0];
+    assert!(m.package_id.repr.contains("json-case"));
+    let d = &m.message;
+    assert_eq!(
+        d.code.as_ref().map(|c| c.code.as_str()),
+        Some("mcp_lint::stdout_in_stdio_server")
+    );
+    assert_eq!(d.level, cargo_metadata::diagnostic::DiagnosticLevel::Error);
+    let primary = d
+        .spans
+        .iter()
+        .find(|s| s.is_primary)
+        .expect("a primary span");
+    assert_eq!(primary.file_name, "src/main.rs");
+    assert_eq!((primary.line_start, primary.column_start), (7, 5));
+    assert_eq!(
+        &STDIO_SERVER[primary.byte_start as usize..primary.byte_end as usize],
+        "println!(\"hello\")"
+    );
+    let help = d
+        .children
+        .iter()
+        .find(|c| c.level == cargo_metadata::diagnostic::DiagnosticLevel::Help)
+        .expect("a help child");
+    let fix = &help.spans[0];
+    assert_eq!(fix.suggested_replacement.as_deref(), Some("eprintln"));
+    assert_eq!(
+        fix.suggestion_applicability,
+        Some(cargo_metadata::diagnostic::Applicability::MachineApplicable)
+    );
+    assert!(
+        d.rendered
+            .as_deref()
+            .is_some_and(|r| r.contains("stdout_in_stdio_server"))
+    );
+    assert!(out.stderr.is_empty(), "json mode keeps stderr quiet");
+}
+
+#[test]
+fn cargo_subcommand_reads_cargo_metadata() {
+    let dir = scratch_crate("cargo_case", &rmcp(), &[("src/main.rs", STDIO_SERVER)]);
+    let manifest = dir.join("Cargo.toml");
+    let manifest = manifest.to_str().expect("utf-8 path");
+    let out = cargo_mcp_lint(
+        &dir,
+        &["--manifest-path", manifest, "--message-format", "short"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).starts_with("src/main.rs:7:5: error[mcp_lint::stdout_in_stdio_server]")
+    );
+    // rust-analyzer's flags are accepted.
+    let out = cargo_mcp_lint(
+        &dir,
+        &[
+            "--workspace",
+            "--message-format=json-diagnostic-rendered-ansi",
+            "--keep-going",
+            "--all-targets",
+            "--manifest-path",
+            manifest,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let out = cargo_mcp_lint(&dir, &["-p", "no-such-package"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn unparsable_and_non_utf8_files_are_reported_and_skipped() {
+    let dir = scratch_crate(
+        "bad_input",
+        &rmcp(),
+        &[
+            ("src/main.rs", STDIO_SERVER),
+            ("src/broken.rs", "fn main( {"),
+        ],
+    );
+    std::fs::write(dir.join("src/latin1.rs"), b"// caf\xe9\n").expect("write");
+    let out = mcp_lint(&dir, &[".", "--message-format", "short"]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("src/broken.rs:1:10: warning[mcp_lint::parse_error]"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("src/latin1.rs:1:1: warning[mcp_lint::io_error]"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("src/main.rs:7:5: error[mcp_lint::stdout_in_stdio_server]"),
+        "{stdout}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn explain_and_lints() {
+    let dir = common::repo();
+    let out = mcp_lint(&dir, &["explain", "panic_in_tool"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).contains("## What it does"));
+    let out = mcp_lint(&dir, &["explain", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = mcp_lint(&dir, &["lints"]);
+    let listing = text(&out.stdout);
+    for lint in mcp_lint::lints::ALL {
+        assert!(listing.contains(lint.name()));
+    }
+    assert!(listing.contains("stdout_in_stdio_server         deny"));
+}
+
+#[test]
+fn human_output_is_plain_off_a_terminal_and_ordered() {
+    let dir = common::repo();
+    let a = mcp_lint(&dir, &["example/notes-server", "-j", "1"]);
+    let b = mcp_lint(&dir, &["example/notes-server", "-j", "4"]);
+    assert_eq!(a.stdout, b.stdout, "output does not depend on threads");
+    let stdout = text(&a.stdout);
+    assert!(!stdout.contains('\u{1b}'), "no colour when piped");
+    let first = stdout
+        .find("example/notes-server/src/main.rs")
+        .expect("main.rs findings");
+    let second = stdout
+        .find("example/notes-server/src/notes.rs")
+        .expect("notes.rs findings");
+    assert!(first < second);
+}

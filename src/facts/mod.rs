@@ -86,7 +86,12 @@ impl<'a> Facts<'a> {
     /// "tool `add`" or "request handler `get_prompt`".
     pub fn handler_phrase(&self, id: usize) -> String {
         let f = self.fn_model(id);
-        format!("{} `{}`", self.role(id).noun(), f.display_name())
+        let name = match (self.role(id), &f.owner) {
+            // `impl AsyncTool<S> for SearchTool { fn invoke }`: the tool is the type.
+            (crate::sdk::Role::TraitTool, Some(owner)) => owner.clone(),
+            _ => f.display_name(),
+        };
+        format!("{} `{}`", self.role(id).noun(), name)
     }
 
     /// " (called from tool `add` → `parse` → `helper`)" when the site is in a helper; empty

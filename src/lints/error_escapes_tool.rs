@@ -96,6 +96,16 @@ pub(crate) fn operand_span(cx: &ExprCx<'_>, expr: &syn::Expr) -> crate::diagnost
     }
 }
 
+/// `mutex.lock().map_err(..)`: poisoning is a server bug, not a tool failure.
+fn is_lock_failure(expr: &syn::Expr) -> bool {
+    match peel(expr) {
+        syn::Expr::MethodCall(m) if m.method == "map_err" => matches!(peel(&m.receiver),
+            syn::Expr::MethodCall(l) if l.args.is_empty()
+                && matches!(l.method.to_string().as_str(), "lock" | "read" | "write")),
+        _ => false,
+    }
+}
+
 /// `parse_json_object(..)`: the SDK's argument parsing, reported as validation.
 pub(crate) fn is_sdk_argument_parse(expr: &syn::Expr) -> bool {
     call_path(peel(expr)).is_some_and(|(p, _)| p.last().is_some_and(|s| s == "parse_json_object"))
@@ -124,7 +134,9 @@ impl Lint for ErrorEscapesTool {
             return;
         }
         let (span, site) = match expr {
-            syn::Expr::Try(t) if is_sdk_argument_parse(&t.expr) => return,
+            syn::Expr::Try(t) if is_sdk_argument_parse(&t.expr) || is_lock_failure(&t.expr) => {
+                return;
+            }
             syn::Expr::Try(t) => (
                 span_of(cx.file, t.question_token.span()),
                 Site {
@@ -174,7 +186,6 @@ impl Lint for ErrorEscapesTool {
             return None;
         }
         let sdk = facts.sdk?;
-        let f = facts.fn_model(id);
         let code = match site.ctor {
             Some(ErrorCtor::InternalError) => " (-32603)",
             Some(ErrorCtor::ResourceNotFound) => " (-32002)",
@@ -186,9 +197,8 @@ impl Lint for ErrorEscapesTool {
             "`Err(..)`"
         };
         let message = format!(
-            "{construct} returns a failure of {} `{}` as a JSON-RPC error",
-            role.noun(),
-            f.display_name()
+            "{construct} returns a failure of {} as a JSON-RPC error",
+            facts.handler_phrase(id)
         );
         let label = format!(
             "the client gets a JSON-RPC error{code}, not a tool result: the model cannot read it or retry"

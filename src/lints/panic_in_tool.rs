@@ -3,12 +3,12 @@
 
 use syn::spanned::Spanned;
 
-use super::exprs::{call_path, local_ident, macro_name, peel};
+use super::exprs::{call_path, macro_name, peel};
 use super::{Lint, declare_lint};
 use crate::diagnostic::{Finding, Span};
 use crate::facts::Facts;
 use crate::model::Candidate;
-use crate::model::walk::ExprCx;
+use crate::model::walk::{ExprCx, place_key};
 use crate::sdk::Channel;
 use crate::source::span_of;
 
@@ -62,8 +62,49 @@ fn is_constant(expr: &syn::Expr) -> bool {
             matches!(&*c.func, syn::Expr::Path(_)) && c.args.iter().all(is_constant)
         }
         syn::Expr::MethodCall(m) => is_constant(&m.receiver) && m.args.iter().all(is_constant),
-        syn::Expr::Macro(m) => macro_name(&m.mac) == "concat",
+        syn::Expr::Macro(m) => match macro_name(&m.mac).as_str() {
+            "concat" => true,
+            // `json!({"type": "object"})` with no variables in it.
+            "json" => m.mac.tokens.clone().into_iter().all(token_is_constant),
+            _ => false,
+        },
         syn::Expr::Unary(u) => is_constant(&u.expr),
+        _ => false,
+    }
+}
+
+fn token_is_constant(token: proc_macro2::TokenTree) -> bool {
+    match token {
+        proc_macro2::TokenTree::Ident(i) => i == "true" || i == "false" || i == "null",
+        proc_macro2::TokenTree::Group(g) => g.stream().into_iter().all(token_is_constant),
+        _ => true,
+    }
+}
+
+/// The local a method chain starts from (`v.iter().next()` → `v`), and the first method.
+fn chain_root(expr: &syn::Expr) -> (Option<String>, Option<String>) {
+    let mut cur = peel(expr);
+    let mut first = None;
+    while let syn::Expr::MethodCall(m) = cur {
+        first = Some(m.method.to_string());
+        cur = peel(&m.receiver);
+    }
+    (place_key(cur), first)
+}
+
+/// An `unwrap` the same fn has made safe: `x.is_some() && x.unwrap()`,
+/// `if v.len() == 1 { v.into_iter().next().unwrap() }`,
+/// `if s.starts_with(p) { s.strip_prefix(p).unwrap() }`.
+fn checked_before(cx: &ExprCx<'_>, receiver: &syn::Expr) -> bool {
+    let (root, first) = chain_root(receiver);
+    let Some(root) = root else { return false };
+    let state = cx.state;
+    match first.as_deref() {
+        None => state.variant_checked.contains(&root),
+        Some("strip_prefix" | "strip_suffix") => state.affix_checked.contains(&root),
+        Some(
+            "iter" | "into_iter" | "chars" | "first" | "last" | "next" | "pop" | "keys" | "values",
+        ) => state.length_checked.contains(&root),
         _ => false,
     }
 }
@@ -96,7 +137,10 @@ impl Lint for PanicInTool {
         }
         let site = match expr {
             syn::Expr::MethodCall(m) if m.method == "unwrap" || m.method == "expect" => {
-                if is_lock_unwrap(&m.receiver) || is_constant(&m.receiver) {
+                if is_lock_unwrap(&m.receiver)
+                    || is_constant(&m.receiver)
+                    || checked_before(cx, &m.receiver)
+                {
                     return;
                 }
                 let start = span_of(cx.file, m.method.span()).start;
@@ -132,7 +176,7 @@ impl Lint for PanicInTool {
                 if !index_can_panic(&i.index) {
                     return;
                 }
-                if local_ident(&i.expr).is_some_and(|n| cx.state.length_checked.contains(&n)) {
+                if place_key(&i.expr).is_some_and(|n| cx.state.length_checked.contains(&n)) {
                     return;
                 }
                 (cx.span(expr), "indexing".to_string(), Kind::Index)

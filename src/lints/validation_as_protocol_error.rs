@@ -102,7 +102,6 @@ impl Lint for ValidationAsProtocolError {
         if site.deserialize_prefix && sdk.converts_argument_errors(role) {
             return None;
         }
-        let f = facts.fn_model(id);
         let what = if site.sdk_parse {
             format!(
                 "`{}?`",
@@ -114,9 +113,8 @@ impl Lint for ValidationAsProtocolError {
             "`Err(invalid_params(..))`".to_string()
         };
         let message = format!(
-            "{what} rejects the arguments of {} `{}` with a JSON-RPC error (-32602)",
-            role.noun(),
-            f.display_name()
+            "{what} rejects the arguments of {} with a JSON-RPC error (-32602)",
+            facts.handler_phrase(id)
         );
         let fix = if site.question_mark {
             format!(

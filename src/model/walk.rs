@@ -42,6 +42,10 @@ pub struct WalkState {
     pub fallback_arm: u32,
     /// Locals whose length is compared (`v.len() > i`) or tested (`v.is_empty()`).
     pub length_checked: HashSet<String>,
+    /// Locals tested with `is_some()`/`is_none()`/`is_ok()`/`is_err()`.
+    pub variant_checked: HashSet<String>,
+    /// Locals tested with `starts_with(..)`/`ends_with(..)`.
+    pub affix_checked: HashSet<String>,
     /// Under `catch_unwind(..)`.
     pub catch_unwind: u32,
     /// Per branch id (1-based): the if/match it belongs to, and whether it ends by leaving
@@ -212,6 +216,23 @@ const EXPR_MACROS: &[&str] = &[
     "dbg",
     "Some",
 ];
+
+/// A local or a field of one, as text (`v`, `args.items`), to match checks with uses.
+pub fn place_key(expr: &syn::Expr) -> Option<String> {
+    match expr {
+        syn::Expr::Path(p) if p.qself.is_none() => p.path.get_ident().map(|i| i.to_string()),
+        syn::Expr::Field(f) => {
+            let base = place_key(&f.base)?;
+            match &f.member {
+                syn::Member::Named(n) => Some(format!("{base}.{n}")),
+                syn::Member::Unnamed(i) => Some(format!("{base}.{}", i.index)),
+            }
+        }
+        syn::Expr::Paren(p) => place_key(&p.expr),
+        syn::Expr::Reference(r) => place_key(&r.expr),
+        _ => None,
+    }
+}
 
 /// Whether a block ends by leaving the fn or the process.
 pub fn block_diverges(block: &syn::Block) -> bool {
@@ -425,11 +446,16 @@ impl Walker<'_> {
                 span_of(self.cx.file, e.method.span()),
             );
         }
-        if method == "is_empty"
-            && let syn::Expr::Path(p) = &*e.receiver
-            && let Some(ident) = p.path.get_ident()
-        {
-            self.state.length_checked.insert(ident.to_string());
+        if let Some(place) = place_key(&e.receiver) {
+            let checked = match method.as_str() {
+                "is_empty" => Some(&mut self.state.length_checked),
+                "is_some" | "is_none" | "is_ok" | "is_err" => Some(&mut self.state.variant_checked),
+                "starts_with" | "ends_with" => Some(&mut self.state.affix_checked),
+                _ => None,
+            };
+            if let Some(set) = checked {
+                set.insert(place);
+            }
         }
         for arg in &e.args {
             if matches!(arg, syn::Expr::Closure(_)) {
@@ -506,10 +532,9 @@ impl<'ast> Visit<'ast> for Walker<'_> {
                     for side in [&*b.left, &*b.right] {
                         if let syn::Expr::MethodCall(m) = side
                             && m.method == "len"
-                            && let syn::Expr::Path(p) = &*m.receiver
-                            && let Some(ident) = p.path.get_ident()
+                            && let Some(place) = place_key(&m.receiver)
                         {
-                            self.state.length_checked.insert(ident.to_string());
+                            self.state.length_checked.insert(place);
                         }
                     }
                 }

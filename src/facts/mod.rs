@@ -63,6 +63,28 @@ impl<'a> Facts<'a> {
         &self.files[r.file].fns[r.idx]
     }
 
+    /// The fns a call in fn `id` (identified by the span of its callee) resolves to.
+    pub fn call_targets(&self, id: usize, callee: crate::diagnostic::Span) -> Vec<usize> {
+        let f = self.fn_model(id);
+        let Some(site) = f.calls.iter().position(|c| c.span == callee) else {
+            return Vec::new();
+        };
+        self.graph.callees[id]
+            .iter()
+            .filter(|(_, s)| *s == site)
+            .map(|(t, _)| *t)
+            .collect()
+    }
+
+    /// Whether fn `id` holds a candidate of `lint` whose data is a `T` (a marker).
+    pub fn has_marker<T: 'static>(&self, lint: &str, id: usize) -> bool {
+        let r = self.graph.fns[id];
+        self.files[r.file]
+            .candidates
+            .iter()
+            .any(|c| c.lint == lint && c.fn_idx == Some(r.idx) && c.data.is::<T>())
+    }
+
     pub fn role(&self, id: usize) -> Role {
         self.graph.roles[id]
     }

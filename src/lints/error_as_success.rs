@@ -28,6 +28,68 @@ struct Site {
     plain_text: bool,
 }
 
+/// Marks a fn whose result is failure text (`fn error_text(e) -> String { format!("Error: {e}") }`).
+struct ReturnsFailureText;
+
+/// Text produced by a call to a same-crate fn: a finding if that fn returns failure text.
+struct ViaHelper {
+    callee: Span,
+    name: String,
+    site: Site,
+}
+
+/// The callee of `helper(..)`, `Self::helper(..)` or `self.helper(..)`: its span (as the
+/// call graph records it) and name.
+fn helper_call(file: usize, expr: &syn::Expr) -> Option<(Span, String)> {
+    match peel(expr) {
+        syn::Expr::Call(c) => match &*c.func {
+            syn::Expr::Path(p) => {
+                let name = p.path.segments.last()?.ident.to_string();
+                Some((span_of(file, p.span()), name))
+            }
+            _ => None,
+        },
+        syn::Expr::MethodCall(m) if matches!(&*m.receiver, syn::Expr::Path(p) if p.path.is_ident("self")) => {
+            Some((span_of(file, m.method.span()), m.method.to_string()))
+        }
+        _ => None,
+    }
+}
+
+/// A `json!` object reporting a failure: an `"error"` key holding an error binding, or
+/// `"success": false`.
+fn structured_error(mac: &syn::Macro, bound: &[String]) -> Option<String> {
+    let tokens: Vec<proc_macro2::TokenTree> = match mac.tokens.clone().into_iter().next() {
+        Some(proc_macro2::TokenTree::Group(g)) => g.stream().into_iter().collect(),
+        _ => mac.tokens.clone().into_iter().collect(),
+    };
+    let text = |t: &proc_macro2::TokenTree| t.to_string();
+    for (i, t) in tokens.iter().enumerate() {
+        let key = text(t);
+        let value = tokens.get(i + 2).map(text).unwrap_or_default();
+        if key == "\"success\"" && value == "false" {
+            return Some("failure data (`\"success\": false`)".to_string());
+        }
+        if key == "\"error\"" {
+            let value_tokens: Vec<String> = tokens
+                .iter()
+                .skip(i + 2)
+                .take_while(|t| text(t) != ",")
+                .flat_map(|t| match t {
+                    proc_macro2::TokenTree::Group(g) => {
+                        g.stream().into_iter().map(|x| x.to_string()).collect()
+                    }
+                    other => vec![other.to_string()],
+                })
+                .collect();
+            if let Some(name) = bound.iter().find(|b| value_tokens.contains(b)) {
+                return Some(format!("the error `{name}`"));
+            }
+        }
+    }
+    None
+}
+
 /// Lower-case prefixes of messages that announce a failure.
 const FAILURE_PREFIXES: &[&str] = &[
     "error:",
@@ -171,14 +233,27 @@ impl Lint for ErrorAsSuccess {
     lint_meta!();
 
     fn check_fn(&self, cx: &FnCx<'_>, out: &mut Vec<Candidate>) {
+        let Some(syn::Stmt::Expr(tail, None)) = cx.block.stmts.last() else {
+            return;
+        };
+        let tail_text = failure_text(tail, &[], cx.file);
+        if tail_text
+            .as_ref()
+            .is_some_and(|(_, why)| why == "failure text")
+        {
+            out.push(Candidate {
+                lint: Self::NAME,
+                fn_idx: Some(cx.fn_idx),
+                span: cx.model.name_span,
+                branch: Vec::new(),
+                data: Box::new(ReturnsFailureText),
+            });
+        }
         // The tail of a fn that returns bare `String`.
         if cx.model.ret.last_segment() != Some("String") {
             return;
         }
-        let Some(syn::Stmt::Expr(tail, None)) = cx.block.stmts.last() else {
-            return;
-        };
-        if let Some((span, why)) = failure_text(tail, &[], cx.file) {
+        if let Some((span, why)) = tail_text {
             out.push(Candidate {
                 lint: Self::NAME,
                 fn_idx: Some(cx.fn_idx),
@@ -201,11 +276,6 @@ impl Lint for ErrorAsSuccess {
         let bound = &cx.state.err_bindings;
         if sdk.is_success_result_ctor(cx.imports, &path) {
             let Some(arg) = call.args.first() else { return };
-            let texts = content_texts(cx, arg);
-            let Some((span, why)) = texts.iter().find_map(|t| failure_text(t, bound, cx.file))
-            else {
-                return;
-            };
             let success_ident = match &*call.func {
                 syn::Expr::Path(p) => p
                     .path
@@ -214,37 +284,86 @@ impl Lint for ErrorAsSuccess {
                     .map(|s| span_of(cx.file, s.ident.span())),
                 _ => None,
             };
-            out.push(cx.candidate(
-                Self::NAME,
-                span,
-                Site {
-                    why,
-                    success_ident,
-                    plain_text: false,
-                },
-            ));
+            let site = |why| Site {
+                why,
+                success_ident,
+                plain_text: false,
+            };
+            if let syn::Expr::Macro(m) = peel(arg)
+                && macro_name(&m.mac) == "json"
+            {
+                // `CallToolResult::structured(json!({"error": e.to_string()}))`.
+                if let Some(why) = structured_error(&m.mac, bound) {
+                    out.push(cx.candidate(Self::NAME, cx.span(arg), site(why)));
+                }
+                return;
+            }
+            for text in content_texts(cx, arg) {
+                if let Some((span, why)) = failure_text(&text, bound, cx.file) {
+                    out.push(cx.candidate(Self::NAME, span, site(why)));
+                    return;
+                }
+                if let Some((callee, name)) = helper_call(cx.file, &text) {
+                    let span = cx.span(&text);
+                    out.push(cx.candidate(
+                        Self::NAME,
+                        span,
+                        ViaHelper {
+                            callee,
+                            name,
+                            site: site(String::new()),
+                        },
+                    ));
+                }
+            }
         } else if path.len() == 1
             && path[0] == "Ok"
             && cx.state.at_fn_level()
             && returns_text(cx)
             && let Some(arg) = call.args.first()
-            && let Some((span, why)) = failure_text(arg, bound, cx.file)
         {
-            out.push(cx.candidate(
-                Self::NAME,
-                span,
-                Site {
-                    why,
-                    success_ident: None,
-                    plain_text: true,
-                },
-            ));
+            let site = |why| Site {
+                why,
+                success_ident: None,
+                plain_text: true,
+            };
+            if let Some((span, why)) = failure_text(arg, bound, cx.file) {
+                out.push(cx.candidate(Self::NAME, span, site(why)));
+            } else if let Some((callee, name)) = helper_call(cx.file, arg) {
+                out.push(cx.candidate(
+                    Self::NAME,
+                    cx.span(arg),
+                    ViaHelper {
+                        callee,
+                        name,
+                        site: site(String::new()),
+                    },
+                ));
+            }
         }
     }
 
     fn finish(&self, cand: &Candidate, facts: &Facts<'_>) -> Option<Finding> {
-        let site = cand.data.downcast_ref::<Site>()?;
         let id = facts.fn_id(cand)?;
+        let resolved;
+        let site = match cand.data.downcast_ref::<ViaHelper>() {
+            Some(via) => {
+                let returns_failure = facts
+                    .call_targets(id, via.callee)
+                    .into_iter()
+                    .any(|t| facts.has_marker::<ReturnsFailureText>(Self::NAME, t));
+                if !returns_failure {
+                    return None;
+                }
+                resolved = Site {
+                    why: format!("`{}`, which returns failure text,", via.name),
+                    success_ident: via.site.success_ident,
+                    plain_text: via.site.plain_text,
+                };
+                &resolved
+            }
+            None => cand.data.downcast_ref::<Site>()?,
+        };
         let reach = facts.reach(id)?;
         let handler_role = facts.role(reach.handler);
         if !handler_role.handles_tools() {
@@ -261,6 +380,8 @@ impl Lint for ErrorAsSuccess {
             "{} is sent with `isError: false`: the model takes it for a result",
             if site.why == "failure text" {
                 "this failure text".to_string()
+            } else if site.why.ends_with(',') {
+                format!("the text of {}", site.why)
             } else {
                 format!("text built from {}", site.why)
             }
@@ -272,14 +393,20 @@ impl Lint for ErrorAsSuccess {
         finding =
             finding.note("clients and models key on `isError` to tell a failed call from data");
         Some(match (site.success_ident, site.plain_text) {
-            (Some(ident), _) => finding.fix(
-                "mark the result as an error: `CallToolResult::error(..)`",
-                vec![Edit {
-                    span: ident,
-                    replacement: "error".to_string(),
-                }],
-                Applicability::MachineApplicable,
-            ),
+            (Some(ident), _) => {
+                let replacement = match facts.sources.get(ident.file).snippet(ident) {
+                    "structured" => "structured_error",
+                    _ => "error",
+                };
+                finding.fix(
+                    format!("mark the result as an error: `CallToolResult::{replacement}(..)`"),
+                    vec![Edit {
+                        span: ident,
+                        replacement: replacement.to_string(),
+                    }],
+                    Applicability::MachineApplicable,
+                )
+            }
             (None, _) => finding.help(format!(
                 "return it as a tool error: `Err(message)` in a tool returning `Result<String, String>`, or `{}`",
                 sdk.error_result(facts.role(reach.handler), "message")

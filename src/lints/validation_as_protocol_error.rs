@@ -99,7 +99,8 @@ impl Lint for ValidationAsProtocolError {
             return None;
         }
         // rmcp ≥ 1.8 turns errors with this prefix into isError results for router tools.
-        if site.deserialize_prefix && sdk.converts_argument_errors(role) {
+        // (A fn a hand-written dispatcher calls is not routed: it keeps its declared role.)
+        if site.deserialize_prefix && sdk.converts_argument_errors(facts.fn_model(id).role) {
             return None;
         }
         let what = if site.sdk_parse {

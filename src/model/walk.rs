@@ -526,6 +526,18 @@ impl<'ast> Visit<'ast> for Walker<'_> {
             syn::Expr::MethodCall(e) => self.visit_method_call(e),
             syn::Expr::Call(e) => self.visit_call(e),
             syn::Expr::Closure(e) => self.visit_closure(e),
+            syn::Expr::Tuple(t) if t.elems.len() == 2 => {
+                // `serve((stdin(), stdout()))`: the 0.1-era stdio transport.
+                if let (Some(sdk), syn::Expr::Call(a), syn::Expr::Call(b)) =
+                    (self.cx.sdk, &t.elems[0], &t.elems[1])
+                    && let (syn::Expr::Path(pa), syn::Expr::Path(pb)) = (&*a.func, &*b.func)
+                    && sdk.is_stdio_pair(self.imports, &segments(&pa.path), &segments(&pb.path))
+                {
+                    self.stdio_sites
+                        .push((span_of(self.cx.file, t.span()), self.state.branch.clone()));
+                }
+                syn::visit::visit_expr(self, expr);
+            }
             syn::Expr::Binary(b) => {
                 use syn::BinOp::{Eq, Ge, Gt, Le, Lt, Ne};
                 if matches!(b.op, Lt(_) | Le(_) | Gt(_) | Ge(_) | Eq(_) | Ne(_)) {

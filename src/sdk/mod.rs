@@ -118,6 +118,9 @@ pub trait Sdk: Send + Sync {
     /// Whether the call `path(args)` creates a stdio server transport.
     fn is_stdio_transport(&self, imports: &Imports, path: &[String]) -> bool;
 
+    /// Whether `(a(), b())` passed as a transport is the process's stdin and stdout.
+    fn is_stdio_pair(&self, imports: &Imports, a: &[String], b: &[String]) -> bool;
+
     /// Whether the SDK itself turns argument deserialization failures into `isError` results
     /// for tools with this role.
     fn converts_argument_errors(&self, role: Role) -> bool;

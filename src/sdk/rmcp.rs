@@ -166,7 +166,7 @@ impl Sdk for Rmcp {
     }
 
     fn is_success_result_ctor(&self, imports: &Imports, path: &[String]) -> bool {
-        matches!(self.assoc(imports, path), Some((ty, "success"))
+        matches!(self.assoc(imports, path), Some((ty, "success" | "structured"))
             if ty.last().is_some_and(|s| s == "CallToolResult"))
     }
 
@@ -204,6 +204,17 @@ impl Sdk for Rmcp {
                         &["rmcp", "transport", "io", "stdio_pipes"],
                     ],
                 ))
+    }
+
+    fn is_stdio_pair(&self, imports: &Imports, a: &[String], b: &[String]) -> bool {
+        let is = |path: &[String], name: &str| {
+            let resolved = imports.resolve_segments(path);
+            resolved.last().is_some_and(|s| s == name)
+                && resolved
+                    .first()
+                    .is_some_and(|r| r == "tokio" || r == "std" || path.len() == 1)
+        };
+        is(a, "stdin") && is(b, "stdout")
     }
 
     fn converts_argument_errors(&self, role: Role) -> bool {

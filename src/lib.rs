@@ -294,6 +294,21 @@ pub fn lint_workspace(
             lints: &enabled,
             crate_renames: &renames[job.package],
         };
+        let depth = source::nesting_depth(&file.text);
+        if depth > source::MAX_NESTING {
+            return Err(Box::new(Finding::new(
+                PARSE_ERROR,
+                Span {
+                    file: job.file,
+                    start: 0,
+                    end: 0,
+                },
+                format!(
+                    "this file nests delimiters {depth} deep (the limit is {}), so it was not linted",
+                    source::MAX_NESTING
+                ),
+            )));
+        }
         let result =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 match source::parse(&file.text) {

@@ -84,6 +84,50 @@ impl SourceMap {
     }
 }
 
+/// Deepest delimiter nesting the analysis accepts; deeper files are reported, not parsed, so
+/// that a hostile file cannot overflow the stack (syn and our walk are recursive).
+pub const MAX_NESTING: usize = 256;
+
+/// The deepest nesting of `(`, `[` and `{` outside comments, strings and chars.
+pub fn nesting_depth(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let (mut depth, mut max, mut i) = (0usize, 0usize, 0usize);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i + 1 < bytes.len() && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b'\'' if bytes.get(i + 2) == Some(&b'\'') => i += 2,
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    max
+}
+
 /// Parses `text` as a Rust file. A leading byte-order mark or shebang line is blanked out
 /// rather than removed, so that every span keeps pointing at the right byte.
 pub fn parse(text: &str) -> Result<syn::File, syn::Error> {

@@ -206,6 +206,28 @@ fn unparsable_and_non_utf8_files_are_reported_and_skipped() {
 }
 
 #[test]
+fn pathological_nesting_is_reported_not_a_crash() {
+    let deep = format!(
+        "fn main() {{ let x = {}1{}; }}\n",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    let dir = scratch_crate(
+        "deep_nesting",
+        &rmcp(),
+        &[("src/main.rs", STDIO_SERVER), ("src/deep.rs", &deep)],
+    );
+    let out = mcp_lint(&dir, &[".", "--message-format", "short"]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("src/deep.rs:1:1: warning[mcp_lint::parse_error]: this file nests delimiters 100001 deep"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("src/main.rs:7:5: error[mcp_lint::stdout_in_stdio_server]"));
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
 fn explain_and_lints() {
     let dir = common::repo();
     let out = mcp_lint(&dir, &["explain", "panic_in_tool"]);

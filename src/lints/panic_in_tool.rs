@@ -109,6 +109,37 @@ fn checked_before(cx: &ExprCx<'_>, receiver: &syn::Expr) -> bool {
     }
 }
 
+/// Words with which an `expect` message states an invariant the author has established
+/// (`.expect("normalized to an object above")`, `.expect("a TOML document always has a root")`).
+const INVARIANT_WORDS: &[&str] = &[
+    "always",
+    "above",
+    "invariant",
+    "infallible",
+    "cannot fail",
+    "can't fail",
+    "never fails",
+    "guaranteed",
+    "checked",
+    "validated",
+];
+
+fn states_invariant(call: &syn::ExprMethodCall) -> bool {
+    if call.method != "expect" {
+        return false;
+    }
+    match call.args.first() {
+        Some(syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        })) => {
+            let text = s.value().to_lowercase();
+            INVARIANT_WORDS.iter().any(|w| text.contains(w))
+        }
+        _ => false,
+    }
+}
+
 fn is_lock_unwrap(receiver: &syn::Expr) -> bool {
     matches!(peel(receiver), syn::Expr::MethodCall(m)
         if m.args.is_empty() && LOCK_METHODS.contains(&m.method.to_string().as_str()))
@@ -140,6 +171,7 @@ impl Lint for PanicInTool {
                 if is_lock_unwrap(&m.receiver)
                     || is_constant(&m.receiver)
                     || checked_before(cx, &m.receiver)
+                    || states_invariant(m)
                 {
                     return;
                 }

@@ -36,6 +36,12 @@ impl Server {
             serde_json::from_value(serde_json::json!({"type": "object", "required": ["uri"]}))
                 .unwrap();
         let first = args.uri.chars().next().unwrap();
+        let mut doc = serde_json::json!({});
+        let root = doc
+            .as_object_mut()
+            .expect("json!({}) is always an object");
+        root.insert("uri".into(), first.to_string().into());
+        let _ = doc.as_object().expect("an object");
         Ok(format!("{best:?} {only} {id} {schema} {first}"))
     }
 

@@ -82,7 +82,8 @@ pub fn render(sources: &SourceMap, findings: &[&Finding], color: bool) -> String
     };
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_links(false)
-        .with_width(100);
+        .with_width(100)
+        .with_wrap_lines(false);
     let mut out = String::new();
     for finding in findings {
         out.push_str(&render_one(&handler, sources, finding));
@@ -94,7 +95,8 @@ pub fn render(sources: &SourceMap, findings: &[&Finding], color: bool) -> String
 pub fn render_plain(sources: &SourceMap, finding: &Finding) -> String {
     let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
         .with_links(false)
-        .with_width(100);
+        .with_width(100)
+        .with_wrap_lines(false);
     render_one(&handler, sources, finding)
 }
 

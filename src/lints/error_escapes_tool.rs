@@ -25,6 +25,15 @@ pub(crate) struct Site {
     pub operand: crate::diagnostic::Span,
     pub ctor: Option<ErrorCtor>,
     pub fallback_arm: bool,
+    /// The message argument of the error constructor, reused in the help.
+    pub message: Option<crate::diagnostic::Span>,
+}
+
+/// The message argument of `ErrorData::internal_error(msg, data)` / `ErrorData::new(code, msg, data)`.
+pub(crate) fn ctor_message(cx: &ExprCx<'_>, expr: &syn::Expr) -> Option<crate::diagnostic::Span> {
+    let (path, call) = call_path(peel(expr))?;
+    let index = usize::from(path.last().is_some_and(|m| m == "new"));
+    call.args.get(index).map(|a| cx.span(a))
 }
 
 /// The protocol-error constructor an expression builds, looking through `map_err` closures,
@@ -144,6 +153,7 @@ impl Lint for ErrorEscapesTool {
                     operand: operand_span(cx, &t.expr),
                     ctor: error_ctor_of(cx, &t.expr),
                     fallback_arm: cx.state.fallback_arm > 0,
+                    message: None,
                 },
             ),
             _ => {
@@ -160,6 +170,7 @@ impl Lint for ErrorEscapesTool {
                         operand: operand_span(cx, arg),
                         ctor: error_ctor_of(cx, arg),
                         fallback_arm: cx.state.fallback_arm > 0,
+                        message: error_ctor_of(cx, arg).and_then(|_| ctor_message(cx, arg)),
                     },
                 )
             }
@@ -212,7 +223,11 @@ impl Lint for ErrorEscapesTool {
         } else {
             format!(
                 "report the failure as a tool result with `isError: true`:\n    return {};",
-                sdk.error_result(role, "message")
+                sdk.error_result(
+                    role,
+                    site.message
+                        .map_or("message", |m| facts.sources.get(m.file).snippet(m))
+                )
             )
         };
         let mut finding = Finding::new(Self::NAME, cand.span, message)

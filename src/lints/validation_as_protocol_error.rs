@@ -5,7 +5,8 @@
 use syn::spanned::Spanned;
 
 use super::error_escapes_tool::{
-    err_call_arg, error_ctor_of, is_sdk_argument_parse, mentions_unknown_tool, operand_span,
+    ctor_message, err_call_arg, error_ctor_of, is_sdk_argument_parse, mentions_unknown_tool,
+    operand_span,
 };
 use super::{Lint, declare_lint};
 use crate::diagnostic::Finding;
@@ -30,6 +31,8 @@ struct Site {
     fallback_arm: bool,
     /// `parse_json_object(..)?` and friends: the SDK's own argument parsing.
     sdk_parse: bool,
+    /// The message argument of `invalid_params(msg, ..)`, reused in the help.
+    message: Option<crate::diagnostic::Span>,
 }
 
 fn literal_starts_with_deserialize_prefix(expr: &syn::Expr) -> bool {
@@ -60,6 +63,7 @@ impl Lint for ValidationAsProtocolError {
                         deserialize_prefix: literal_starts_with_deserialize_prefix(&t.expr),
                         fallback_arm,
                         sdk_parse,
+                        message: None,
                     },
                 )
             }
@@ -80,6 +84,7 @@ impl Lint for ValidationAsProtocolError {
                         deserialize_prefix: literal_starts_with_deserialize_prefix(arg),
                         fallback_arm,
                         sdk_parse: false,
+                        message: ctor_message(cx, arg),
                     },
                 )
             }
@@ -126,7 +131,13 @@ impl Lint for ValidationAsProtocolError {
         } else {
             format!(
                 "report invalid arguments as a tool result with `isError: true`:\n    return {};",
-                sdk.error_result(role, "\"describe what is wrong and what is expected\"")
+                sdk.error_result(
+                    role,
+                    site.message
+                        .map_or("\"describe what is wrong and what is expected\"", |m| {
+                            facts.sources.get(m.file).snippet(m)
+                        })
+                )
             )
         };
         Some(

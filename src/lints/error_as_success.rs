@@ -241,30 +241,22 @@ impl Lint for ErrorAsSuccess {
             .as_ref()
             .is_some_and(|(_, why)| why == "failure text")
         {
-            out.push(Candidate {
-                lint: Self::NAME,
-                fn_idx: Some(cx.fn_idx),
-                span: cx.model.name_span,
-                branch: Vec::new(),
-                data: Box::new(ReturnsFailureText),
-            });
+            out.push(cx.candidate(Self::NAME, cx.model.name_span, ReturnsFailureText));
         }
         // The tail of a fn that returns bare `String`.
         if cx.model.ret.last_segment() != Some("String") {
             return;
         }
         if let Some((span, why)) = tail_text {
-            out.push(Candidate {
-                lint: Self::NAME,
-                fn_idx: Some(cx.fn_idx),
+            out.push(cx.candidate(
+                Self::NAME,
                 span,
-                branch: Vec::new(),
-                data: Box::new(Site {
+                Site {
                     why,
                     success_ident: None,
                     plain_text: true,
-                }),
-            });
+                },
+            ));
         }
     }
 

@@ -243,6 +243,9 @@ impl Lint for PanicInTool {
         let site = cand.data.downcast_ref::<Site>()?;
         let id = facts.fn_id(cand)?;
         let reach = facts.panic_reach(id)?;
+        if facts.graph.inside_guard(facts.files, id, cand.within) {
+            return None;
+        }
         // Offsets in helpers are mostly computed from the same data (`find`, `clamp`):
         // indexing is only reported in the handler itself, where arguments arrive.
         if site.kind == Kind::Index && reach.chain.len() > 1 {

@@ -111,24 +111,53 @@ impl CallGraph {
             .map(|(id, r)| channel_of(roles[id], get(*r)))
             .collect();
 
-        let reach = bfs(&fns, &callees, &roles, |_, _| true, |_| true, files);
-        let panic_reach = bfs(
-            &fns,
-            &callees,
-            &roles,
-            |f, site| !files[f.file].fns[f.idx].calls[site].guarded,
-            |_| true,
-            files,
-        );
-        CallGraph {
+        let reach = bfs(&fns, &callees, &roles, |_, _| true);
+        let mut graph = CallGraph {
             fns,
             ids,
             callees,
             roles,
             channels,
             reach,
-            panic_reach,
+            panic_reach: Vec::new(),
+        };
+        let panic_reach = bfs(&graph.fns, &graph.callees, &graph.roles, |id, site| {
+            !graph.call_is_guarded(files, id, site)
+        });
+        graph.panic_reach = panic_reach;
+        graph
+    }
+
+    /// Whether a call site of fn `id` runs under a panic guard.
+    pub fn call_is_guarded(&self, files: &[FileModel], id: usize, site: usize) -> bool {
+        let r = self.fns[id];
+        let calls = &files[r.file].fns[r.idx].calls;
+        calls
+            .get(site)
+            .is_some_and(|c| c.guarded || self.inside_guard(files, id, c.within))
+    }
+
+    /// Whether code inside the arguments of call `within` (and of the calls around it) runs
+    /// under a panic guard: `catch_unwind(..)` itself, or a crate fn that calls
+    /// `catch_unwind` (a project wrapper such as `catch_unwind_result(|| ..)`).
+    pub fn inside_guard(&self, files: &[FileModel], id: usize, mut within: Option<usize>) -> bool {
+        let r = self.fns[id];
+        let calls = &files[r.file].fns[r.idx].calls;
+        while let Some(s) = within {
+            let Some(call) = calls.get(s) else {
+                return false;
+            };
+            let wraps = call.guarded
+                || self.callees[id].iter().any(|&(target, at)| {
+                    let t = self.fns[target];
+                    at == s && files[t.file].fns[t.idx].catches_panics
+                });
+            if wraps {
+                return true;
+            }
+            within = call.within;
         }
+        false
     }
 
     pub fn id(&self, r: FnRef) -> Option<usize> {
@@ -236,14 +265,12 @@ fn bfs(
     fns: &[FnRef],
     callees: &[Vec<(usize, usize)>],
     roles: &[Role],
-    follow: impl Fn(FnRef, usize) -> bool,
-    root: impl Fn(FnRef) -> bool,
-    _files: &[FileModel],
+    follow: impl Fn(usize, usize) -> bool,
 ) -> Vec<Option<Reached>> {
     let mut reach: Vec<Option<Reached>> = vec![None; fns.len()];
     let mut queue = VecDeque::new();
     for (id, role) in roles.iter().enumerate() {
-        if role.is_handler() && root(fns[id]) {
+        if role.is_handler() {
             reach[id] = Some(Reached {
                 handler: id,
                 parent: None,
@@ -257,7 +284,7 @@ fn bfs(
             if reach[target].is_some() || roles[target] == Role::Startup {
                 continue;
             }
-            if !follow(fns[id], site) {
+            if !follow(id, site) {
                 continue;
             }
             reach[target] = Some(Reached {

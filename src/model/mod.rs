@@ -27,6 +27,9 @@ pub struct Candidate {
     pub span: Span,
     /// Branches (if/else blocks, match arms) enclosing the site, outermost first.
     pub branch: Vec<u32>,
+    /// The innermost call whose arguments hold the site (an index into [`FnModel::calls`]):
+    /// a site inside `guard(|| ..)` is guarded when `guard` catches panics.
+    pub within: Option<usize>,
     pub data: Box<dyn Any + Send + Sync>,
 }
 
@@ -46,6 +49,8 @@ pub struct CallSite {
     pub branch: Vec<u32>,
     /// The call is the argument or receiver of a `catch_unwind`.
     pub guarded: bool,
+    /// The innermost call whose arguments hold this one.
+    pub within: Option<usize>,
 }
 
 #[derive(Clone, Debug)]

@@ -24,6 +24,25 @@ pub struct FnCx<'a> {
     pub block: &'a syn::Block,
 }
 
+impl FnCx<'_> {
+    /// A candidate for the fn as a whole (outside any branch or call).
+    pub fn candidate(
+        &self,
+        lint: &'static str,
+        span: Span,
+        data: impl std::any::Any + Send + Sync,
+    ) -> Candidate {
+        Candidate {
+            lint,
+            fn_idx: Some(self.fn_idx),
+            span,
+            branch: Vec::new(),
+            within: None,
+            data: Box::new(data),
+        }
+    }
+}
+
 /// Methods whose closure argument receives the error of a `Result`.
 const ERROR_CLOSURE_METHODS: &[&str] = &["map_err", "unwrap_or_else", "or_else", "map_or_else"];
 
@@ -48,6 +67,10 @@ pub struct WalkState {
     pub affix_checked: HashSet<String>,
     /// Under `catch_unwind(..)`.
     pub catch_unwind: u32,
+    /// Recorded calls whose arguments are being walked, innermost last.
+    pub open_calls: Vec<usize>,
+    /// Inside the catch-all arm of a `match` on a tool name (`match request.name.as_ref()`).
+    pub unknown_name_arm: u32,
     /// Per branch id (1-based): the if/match it belongs to, and whether it ends by leaving
     /// the fn (`return`, `process::exit`, `panic!`..).
     pub branches: Vec<BranchInfo>,
@@ -106,6 +129,7 @@ impl ExprCx<'_> {
             fn_idx: self.fn_idx,
             span,
             branch: self.state.branch.clone(),
+            within: self.state.open_calls.last().copied(),
             data: Box::new(data),
         }
     }
@@ -234,6 +258,18 @@ pub fn place_key(expr: &syn::Expr) -> Option<String> {
     }
 }
 
+/// Whether `ident` occurs in the expression's tokens (`request.name.as_ref()` mentions `name`).
+pub fn mentions_ident(expr: &syn::Expr, ident: &str) -> bool {
+    fn walk(tokens: proc_macro2::TokenStream, ident: &str) -> bool {
+        tokens.into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => i == ident,
+            proc_macro2::TokenTree::Group(g) => walk(g.stream(), ident),
+            _ => false,
+        })
+    }
+    walk(quote::ToTokens::to_token_stream(expr), ident)
+}
+
 /// Whether a block ends by leaving the fn or the process.
 pub fn block_diverges(block: &syn::Block) -> bool {
     match block.stmts.last() {
@@ -346,13 +382,16 @@ impl Walker<'_> {
         }
     }
 
-    fn record_call(&mut self, callee: Callee, span: Span) {
+    /// Records a call; returns its index.
+    fn record_call(&mut self, callee: Callee, span: Span) -> usize {
         self.calls.push(CallSite {
             callee,
             span,
             branch: self.state.branch.clone(),
             guarded: self.state.catch_unwind > 0,
+            within: self.state.open_calls.last().copied(),
         });
+        self.calls.len() - 1
     }
 
     fn in_branch(&mut self, group: u32, diverges: bool, f: impl FnOnce(&mut Self)) {
@@ -404,11 +443,15 @@ impl Walker<'_> {
     fn visit_match(&mut self, e: &syn::ExprMatch) {
         self.visit_expr(&e.expr);
         let group = self.new_group();
+        let on_name = mentions_ident(&e.expr, "name");
         for arm in &e.arms {
             self.in_branch(group, expr_diverges(&arm.body), |w| {
                 let fallback = is_fallback_pattern(&arm.pat);
                 if fallback {
                     w.state.fallback_arm += 1;
+                    if on_name {
+                        w.state.unknown_name_arm += 1;
+                    }
                 }
                 let visit_arm = |w: &mut Self| {
                     if let Some((_, guard)) = &arm.guard {
@@ -426,6 +469,9 @@ impl Walker<'_> {
                 }
                 if fallback {
                     w.state.fallback_arm -= 1;
+                    if on_name {
+                        w.state.unknown_name_arm -= 1;
+                    }
                 }
             });
         }
@@ -440,11 +486,13 @@ impl Walker<'_> {
             self.state.catch_unwind += 1;
         }
         self.visit_expr(&e.receiver);
-        if matches!(&*e.receiver, syn::Expr::Path(p) if p.path.is_ident("self")) {
-            self.record_call(
+        let self_call = matches!(&*e.receiver, syn::Expr::Path(p) if p.path.is_ident("self"));
+        if self_call {
+            let site = self.record_call(
                 Callee::SelfMethod(method.clone()),
                 span_of(self.cx.file, e.method.span()),
             );
+            self.state.open_calls.push(site);
         }
         if let Some(place) = place_key(&e.receiver) {
             let checked = match method.as_str() {
@@ -463,6 +511,9 @@ impl Walker<'_> {
             }
             self.visit_expr(arg);
         }
+        if self_call {
+            self.state.open_calls.pop();
+        }
         if guard {
             self.state.catch_unwind -= 1;
         }
@@ -479,10 +530,11 @@ impl Walker<'_> {
                 self.stdio_sites
                     .push((span_of(self.cx.file, e.span()), self.state.branch.clone()));
             }
-            self.record_call(
+            let site = self.record_call(
                 Callee::Path(self.imports.resolve_segments(&segs)),
                 span_of(self.cx.file, p.span()),
             );
+            self.state.open_calls.push(site);
         } else {
             self.visit_expr(&e.func);
         }
@@ -495,6 +547,9 @@ impl Walker<'_> {
         }
         if guard {
             self.state.catch_unwind -= 1;
+        }
+        if matches!(&*e.func, syn::Expr::Path(_)) {
+            self.state.open_calls.pop();
         }
     }
 

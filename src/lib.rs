@@ -49,6 +49,8 @@ pub struct Outcome {
     /// (finding, index of its package in `workspace.packages`)
     pub findings: Vec<(Finding, Option<usize>)>,
     pub handlers: usize,
+    /// Rust files read (manifests shown in findings are not counted).
+    pub rust_files: usize,
 }
 
 /// Runs `mcp-lint [PATH]...`; returns the exit code.
@@ -190,7 +192,7 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 pub fn summary(outcome: &Outcome, denied: usize, warned: usize) -> String {
-    let files = outcome.sources.files.len();
+    let files = outcome.rust_files;
     let result = if denied + warned == 0 {
         "no findings".to_string()
     } else {
@@ -375,10 +377,18 @@ pub fn lint_workspace(
         }
     }
 
+    let rust_files = sources.files.len();
+    let abort_settings = abort_settings(&workspace, &mut sources);
     let mut handlers = 0;
     for (pi, files) in per_package.iter().enumerate() {
         let package: &Package = &workspace.packages[pi];
-        let facts = Facts::build(&sources, package, sdks[pi].as_deref(), files);
+        let facts = Facts::build(
+            &sources,
+            &abort_settings[pi],
+            package,
+            sdks[pi].as_deref(),
+            files,
+        );
         handlers += facts.graph.roles.iter().filter(|r| r.is_handler()).count();
         for lint in &enabled {
             let level = levels.get(lint.name()).copied().unwrap_or(Level::Warn);
@@ -389,6 +399,10 @@ pub fn lint_workspace(
                         findings.push((f, Some(pi)));
                     }
                 }
+            }
+            for mut f in lint.finish_crate(&facts) {
+                f.level = level;
+                findings.push((f, Some(pi)));
             }
         }
     }
@@ -404,7 +418,45 @@ pub fn lint_workspace(
         workspace,
         findings,
         handlers,
+        rust_files,
     })
+}
+
+/// Per package, the `panic = "abort"` settings of the manifest whose profiles apply; each such
+/// manifest is added to the sources once, so findings can point into it.
+fn abort_settings(workspace: &Workspace, sources: &mut SourceMap) -> Vec<Vec<facts::AbortSetting>> {
+    let mut manifests: HashMap<PathBuf, Vec<facts::AbortSetting>> = HashMap::new();
+    workspace
+        .packages
+        .iter()
+        .map(|package| {
+            let path = &package.profile_manifest;
+            if let Some(settings) = manifests.get(path) {
+                return settings.clone();
+            }
+            let text = std::fs::read_to_string(path).unwrap_or_default();
+            let found = workspace::panic_abort_settings(&text);
+            let settings: Vec<facts::AbortSetting> = if found.is_empty() {
+                Vec::new()
+            } else {
+                let display = display_path(&workspace.root, path);
+                let file = sources.add(SourceFile::new(path.clone(), display, text));
+                found
+                    .into_iter()
+                    .map(|(profile, range)| facts::AbortSetting {
+                        profile,
+                        span: Span {
+                            file,
+                            start: range.start,
+                            end: range.end,
+                        },
+                    })
+                    .collect()
+            };
+            manifests.insert(path.clone(), settings.clone());
+            settings
+        })
+        .collect()
 }
 
 fn read_source(path: &std::path::Path) -> Result<String, String> {

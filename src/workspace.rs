@@ -73,6 +73,8 @@ pub struct Package {
     pub locked: BTreeMap<String, Vec<Version>>,
     /// Files to lint, in a stable order.
     pub files: Vec<PathBuf>,
+    /// The manifest whose `[profile.*]` tables apply: the workspace root's.
+    pub profile_manifest: PathBuf,
 }
 
 impl Package {
@@ -234,6 +236,7 @@ pub fn from_cargo(selection: &Selection) -> Result<Workspace, WorkspaceError> {
             dependencies,
             locked: BTreeMap::new(),
             files: Vec::new(),
+            profile_manifest: root.join("Cargo.toml"),
         };
         package.locked = read_lock(package.root())?;
         package.files = source_files(package.root());
@@ -310,6 +313,7 @@ pub fn from_paths(paths: &[PathBuf]) -> Result<Workspace, WorkspaceError> {
             dependencies: Vec::new(),
             locked: BTreeMap::new(),
             files: loose,
+            profile_manifest: PathBuf::new(),
         });
     }
     Ok(Workspace { root, packages })
@@ -347,13 +351,17 @@ fn package_from_manifest(
         .parent()
         .unwrap_or(Path::new("."))
         .to_path_buf();
-    let workspace_manifest = dir
+    let workspace = dir
         .ancestors()
         .skip(1)
         .map(|d| d.join("Cargo.toml"))
         .filter(|m| m.is_file())
-        .filter_map(|m| read_toml(&m).ok())
-        .find(|t| t.get("workspace").is_some());
+        .filter_map(|m| read_toml(&m).ok().map(|t| (m, t)))
+        .find(|(_, t)| t.get("workspace").is_some());
+    let profile_manifest = workspace
+        .as_ref()
+        .map_or_else(|| manifest_path.clone(), |(m, _)| m.clone());
+    let workspace_manifest = workspace.map(|(_, t)| t);
     let package = manifest.get("package");
     let name = package
         .and_then(|p| p.get("name"))
@@ -375,7 +383,38 @@ fn package_from_manifest(
         version,
         manifest_path,
         files,
+        profile_manifest,
     })
+}
+
+/// `panic = "abort"` settings in a manifest's `[profile.NAME]` tables: the profile name and
+/// the byte range of the setting.
+pub fn panic_abort_settings(manifest: &str) -> Vec<(String, std::ops::Range<usize>)> {
+    let mut found = Vec::new();
+    let mut profile: Option<String> = None;
+    let mut offset = 0;
+    for line in manifest.split_inclusive('\n') {
+        let trimmed = line.trim();
+        if let Some(header) = trimmed.strip_prefix('[') {
+            let name = header.trim_end_matches(']').trim();
+            profile = name
+                .strip_prefix("profile.")
+                .map(|p| p.trim_matches('"').to_string());
+        } else if let Some(name) = &profile
+            && let Some((key, value)) = trimmed.split_once('=')
+            && key.trim() == "panic"
+            && value
+                .split('#')
+                .next()
+                .is_some_and(|v| v.trim().trim_matches(['"', '\'']) == "abort")
+        {
+            let start = offset + (line.len() - line.trim_start().len());
+            let setting = trimmed.split('#').next().unwrap_or(trimmed).trim_end();
+            found.push((name.clone(), start..start + setting.len()));
+        }
+        offset += line.len();
+    }
+    found
 }
 
 /// Targets as cargo infers them: `src/main.rs`, `src/bin/*.rs`, `[[bin]]`, `src/lib.rs`.
@@ -606,6 +645,15 @@ mod tests {
         assert_eq!(Version::from_requirement(">=1, <3"), Some(Version(1, 0, 0)));
         assert_eq!(Version::from_requirement("=3.1.3"), Some(Version(3, 1, 3)));
         assert_eq!(Version::from_requirement("*"), None);
+    }
+
+    #[test]
+    fn abort_profiles() {
+        let manifest = "[package]\nname = \"x\"\n\n[profile.release]\nlto = true\npanic = \"abort\"  # small\n[profile.dev]\npanic = \"unwind\"\n";
+        let found = panic_abort_settings(manifest);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, "release");
+        assert_eq!(&manifest[found[0].1.clone()], "panic = \"abort\"");
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! - `//@ dep: rmcp = "0.8.5"`: a `[dependencies]` line (default: `rmcp = "3.11"`);
 //! - `//@ lock: rmcp 1.8.0`: a Cargo.lock entry;
 //! - `//@ lib`: the file is `src/lib.rs` instead of `src/main.rs`;
-//! - `//@ args: -D warnings`: extra arguments.
+//! - `//@ args: -D warnings`: extra arguments;
+//! - `//@ manifest: panic = "abort"`: a line appended to Cargo.toml (after the dependencies).
 
 mod common;
 
@@ -16,6 +17,7 @@ fn run_case(case: &Path) -> Result<(), String> {
     let source = std::fs::read_to_string(case).map_err(|e| e.to_string())?;
     let mut deps = Vec::new();
     let mut locks = Vec::new();
+    let mut manifest_lines = Vec::new();
     let mut target = "src/main.rs";
     let mut args: Vec<String> = vec![".".into(), "--color".into(), "never".into()];
     for line in source.lines() {
@@ -26,6 +28,8 @@ fn run_case(case: &Path) -> Result<(), String> {
             deps.push(dep.to_string());
         } else if let Some(lock) = directive.strip_prefix("lock: ") {
             locks.push(lock.to_string());
+        } else if let Some(line) = directive.strip_prefix("manifest: ") {
+            manifest_lines.push(line.to_string());
         } else if directive == "lib" {
             target = "src/lib.rs";
         } else if let Some(extra) = directive.strip_prefix("args: ") {
@@ -41,6 +45,15 @@ fn run_case(case: &Path) -> Result<(), String> {
         .unwrap_or("case")
         .to_string();
     let dir = common::scratch_crate(&name, &deps, &[(target, &source)]);
+    if !manifest_lines.is_empty() {
+        let path = dir.join("Cargo.toml");
+        let mut manifest = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+        for line in &manifest_lines {
+            manifest.push_str(line);
+            manifest.push('\n');
+        }
+        std::fs::write(&path, manifest).map_err(|e| e.to_string())?;
+    }
     if !locks.is_empty() {
         let mut lock = String::from("version = 4\n");
         for entry in &locks {

@@ -11,8 +11,16 @@ use crate::sdk::{Role, Sdk};
 use crate::source::SourceMap;
 use crate::workspace::Package;
 
+/// `panic = "abort"` in a profile of the manifest that applies to the package.
+#[derive(Clone, Debug)]
+pub struct AbortSetting {
+    pub profile: String,
+    pub span: crate::diagnostic::Span,
+}
+
 pub struct Facts<'a> {
     pub sources: &'a SourceMap,
+    pub abort_settings: &'a [AbortSetting],
     pub package: &'a Package,
     pub sdk: Option<&'a dyn Sdk>,
     pub files: &'a [FileModel],
@@ -31,6 +39,7 @@ pub struct Reach {
 impl<'a> Facts<'a> {
     pub fn build(
         sources: &'a SourceMap,
+        abort_settings: &'a [AbortSetting],
         package: &'a Package,
         sdk: Option<&'a dyn Sdk>,
         files: &'a [FileModel],
@@ -40,6 +49,7 @@ impl<'a> Facts<'a> {
         let file_pos = files.iter().enumerate().map(|(i, f)| (f.file, i)).collect();
         Facts {
             sources,
+            abort_settings,
             package,
             sdk,
             files,

@@ -4,6 +4,7 @@
 
 mod error_as_success;
 mod error_escapes_tool;
+mod panic_abort_in_server;
 mod panic_in_tool;
 mod reserved_error_code;
 mod stdout_in_stdio_server;
@@ -30,6 +31,11 @@ pub trait Lint: Sync {
 
     /// Turns one of this lint's candidates into a finding, or drops it.
     fn finish(&self, candidate: &Candidate, facts: &Facts<'_>) -> Option<Finding>;
+
+    /// Findings about the crate as a whole (its manifest, say), after all candidates.
+    fn finish_crate(&self, _facts: &Facts<'_>) -> Vec<Finding> {
+        Vec::new()
+    }
 }
 
 /// Every lint, in the order of the docs.
@@ -40,6 +46,7 @@ pub static ALL: &[&dyn Lint] = &[
     &error_as_success::ErrorAsSuccess,
     &stdout_in_stdio_server::StdoutInStdioServer,
     &reserved_error_code::ReservedErrorCode,
+    &panic_abort_in_server::PanicAbortInServer,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Lint> {

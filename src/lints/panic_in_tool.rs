@@ -6,7 +6,7 @@ use syn::spanned::Spanned;
 use super::exprs::{call_path, macro_name, peel};
 use super::{Lint, declare_lint};
 use crate::diagnostic::{Finding, Span};
-use crate::facts::Facts;
+use crate::facts::{Facts, Reach};
 use crate::model::Candidate;
 use crate::model::walk::{ExprCx, place_key};
 use crate::sdk::Channel;
@@ -20,14 +20,14 @@ declare_lint!(
     "a panic reachable from a tool or request handler leaves the request unanswered"
 );
 
-struct Site {
+pub(crate) struct Site {
     /// `` `.unwrap()` ``, `` `panic!` ``, ..
-    what: String,
-    kind: Kind,
+    pub what: String,
+    pub kind: Kind,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(crate) enum Kind {
     Unwrap,
     Expect,
     Macro,
@@ -159,98 +159,114 @@ fn index_can_panic(index: &syn::Expr) -> bool {
     }
 }
 
+/// A panic site at this expression: `unwrap`/`expect`, `process::exit`, risky indexing.
+pub(crate) fn panic_site(cx: &ExprCx<'_>, expr: &syn::Expr) -> Option<(Span, Site)> {
+    if cx.fn_idx.is_none() || cx.state.catch_unwind > 0 {
+        return None;
+    }
+    let site = match expr {
+        syn::Expr::MethodCall(m) if m.method == "unwrap" || m.method == "expect" => {
+            if is_lock_unwrap(&m.receiver)
+                || is_constant(&m.receiver)
+                || checked_before(cx, &m.receiver)
+                || states_invariant(m)
+            {
+                return None;
+            }
+            let start = span_of(cx.file, m.method.span()).start;
+            let span = Span {
+                start,
+                ..cx.span(expr)
+            };
+            let kind = if m.method == "unwrap" {
+                Kind::Unwrap
+            } else {
+                Kind::Expect
+            };
+            (span, format!("`.{}()`", m.method), kind)
+        }
+        syn::Expr::Call(_) => {
+            let (path, call) = call_path(expr)?;
+            let resolved = cx.imports.resolve_segments(&path);
+            let is_exit = resolved.len() >= 2
+                && resolved[resolved.len() - 2] == "process"
+                && matches!(resolved.last().map(String::as_str), Some("exit" | "abort"));
+            if !is_exit {
+                return None;
+            }
+            (
+                cx.span(call),
+                format!("`{}`", resolved.join("::")),
+                Kind::Exit,
+            )
+        }
+        syn::Expr::Index(i) => {
+            if !index_can_panic(&i.index) {
+                return None;
+            }
+            if place_key(&i.expr).is_some_and(|n| cx.state.length_checked.contains(&n)) {
+                return None;
+            }
+            (cx.span(expr), "indexing".to_string(), Kind::Index)
+        }
+        _ => return None,
+    };
+    let (span, what, kind) = site;
+    Some((span, Site { what, kind }))
+}
+
+/// A panicking macro: `panic!`, `todo!`, `assert!`, ..
+pub(crate) fn panic_macro(cx: &ExprCx<'_>, mac: &syn::Macro) -> Option<(Span, Site)> {
+    let name = macro_name(mac);
+    if cx.fn_idx.is_none() || cx.state.catch_unwind > 0 || !PANIC_MACROS.contains(&name.as_str()) {
+        return None;
+    }
+    let span = span_of(cx.file, mac.path.span());
+    let end = span_of(cx.file, mac.delimiter.span().join()).end;
+    Some((
+        Span { end, ..span },
+        Site {
+            what: format!("`{name}!`"),
+            kind: Kind::Macro,
+        },
+    ))
+}
+
+/// How a panic site is reached from a handler, when it is: not under a panic guard, and
+/// (for indexing) in the handler itself.
+pub(crate) fn reached(cand: &Candidate, site: &Site, facts: &Facts<'_>) -> Option<Reach> {
+    let id = facts.fn_id(cand)?;
+    let reach = facts.panic_reach(id)?;
+    if facts.graph.inside_guard(facts.files, id, cand.within) {
+        return None;
+    }
+    // Offsets in helpers are mostly computed from the same data (`find`, `clamp`):
+    // indexing is only reported in the handler itself, where arguments arrive.
+    if site.kind == Kind::Index && reach.chain.len() > 1 {
+        return None;
+    }
+    Some(reach)
+}
+
 impl Lint for PanicInTool {
     lint_meta!();
 
     fn check_expr(&self, cx: &ExprCx<'_>, expr: &syn::Expr, out: &mut Vec<Candidate>) {
-        if cx.fn_idx.is_none() || cx.state.catch_unwind > 0 {
-            return;
+        if let Some((span, site)) = panic_site(cx, expr) {
+            out.push(cx.candidate(Self::NAME, span, site));
         }
-        let site = match expr {
-            syn::Expr::MethodCall(m) if m.method == "unwrap" || m.method == "expect" => {
-                if is_lock_unwrap(&m.receiver)
-                    || is_constant(&m.receiver)
-                    || checked_before(cx, &m.receiver)
-                    || states_invariant(m)
-                {
-                    return;
-                }
-                let start = span_of(cx.file, m.method.span()).start;
-                let span = Span {
-                    start,
-                    ..cx.span(expr)
-                };
-                let kind = if m.method == "unwrap" {
-                    Kind::Unwrap
-                } else {
-                    Kind::Expect
-                };
-                (span, format!("`.{}()`", m.method), kind)
-            }
-            syn::Expr::Call(_) => {
-                let Some((path, call)) = call_path(expr) else {
-                    return;
-                };
-                let resolved = cx.imports.resolve_segments(&path);
-                let is_exit = resolved.len() >= 2
-                    && resolved[resolved.len() - 2] == "process"
-                    && matches!(resolved.last().map(String::as_str), Some("exit" | "abort"));
-                if !is_exit {
-                    return;
-                }
-                (
-                    cx.span(call),
-                    format!("`{}`", resolved.join("::")),
-                    Kind::Exit,
-                )
-            }
-            syn::Expr::Index(i) => {
-                if !index_can_panic(&i.index) {
-                    return;
-                }
-                if place_key(&i.expr).is_some_and(|n| cx.state.length_checked.contains(&n)) {
-                    return;
-                }
-                (cx.span(expr), "indexing".to_string(), Kind::Index)
-            }
-            _ => return,
-        };
-        let (span, what, kind) = site;
-        out.push(cx.candidate(Self::NAME, span, Site { what, kind }));
     }
 
     fn check_macro(&self, cx: &ExprCx<'_>, mac: &syn::Macro, out: &mut Vec<Candidate>) {
-        let name = macro_name(mac);
-        if cx.fn_idx.is_none()
-            || cx.state.catch_unwind > 0
-            || !PANIC_MACROS.contains(&name.as_str())
-        {
-            return;
+        if let Some((span, site)) = panic_macro(cx, mac) {
+            out.push(cx.candidate(Self::NAME, span, site));
         }
-        let span = span_of(cx.file, mac.path.span());
-        let end = span_of(cx.file, mac.delimiter.span().join()).end;
-        out.push(cx.candidate(
-            Self::NAME,
-            Span { end, ..span },
-            Site {
-                what: format!("`{name}!`"),
-                kind: Kind::Macro,
-            },
-        ));
     }
 
     fn finish(&self, cand: &Candidate, facts: &Facts<'_>) -> Option<Finding> {
         let site = cand.data.downcast_ref::<Site>()?;
         let id = facts.fn_id(cand)?;
-        let reach = facts.panic_reach(id)?;
-        if facts.graph.inside_guard(facts.files, id, cand.within) {
-            return None;
-        }
-        // Offsets in helpers are mostly computed from the same data (`find`, `clamp`):
-        // indexing is only reported in the handler itself, where arguments arrive.
-        if site.kind == Kind::Index && reach.chain.len() > 1 {
-            return None;
-        }
+        let reach = reached(cand, site, facts)?;
         let handler = facts.handler_phrase(reach.handler);
         let place = if reach.chain.len() > 1 {
             format!(

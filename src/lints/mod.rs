@@ -4,10 +4,12 @@
 
 mod error_as_success;
 mod error_escapes_tool;
+mod error_leaks_internals;
 mod panic_abort_in_server;
 mod panic_in_tool;
 mod reserved_error_code;
 mod stdout_in_stdio_server;
+mod unknown_tool_as_result;
 mod validation_as_protocol_error;
 
 use crate::diagnostic::{Finding, Level};
@@ -47,6 +49,8 @@ pub static ALL: &[&dyn Lint] = &[
     &stdout_in_stdio_server::StdoutInStdioServer,
     &reserved_error_code::ReservedErrorCode,
     &panic_abort_in_server::PanicAbortInServer,
+    &unknown_tool_as_result::UnknownToolAsResult,
+    &error_leaks_internals::ErrorLeaksInternals,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Lint> {

@@ -105,6 +105,18 @@ fn render_one(handler: &GraphicalReportHandler, sources: &SourceMap, finding: &F
     let mut help = String::new();
     if let Some(h) = &finding.help {
         help.push_str(&h.message);
+        // Show the edit as code, like rustc's "help: try" lines.
+        for edit in &h.edits {
+            let replaced = file.snippet(edit.span);
+            if edit.replacement.contains('\n') || replaced.contains('\n') {
+                continue;
+            }
+            if replaced.is_empty() {
+                help.push_str(&format!("\n    insert: {}", edit.replacement));
+            } else {
+                help.push_str(&format!("\n    {replaced} → {}", edit.replacement));
+            }
+        }
     }
     for note in &finding.notes {
         if !help.is_empty() {

@@ -125,6 +125,10 @@ pub trait Sdk: Send + Sync {
     /// for tools with this role.
     fn converts_argument_errors(&self, role: Role) -> bool;
 
+    /// A statement that answers an unknown tool (its name in `name`) with the spec's
+    /// JSON-RPC error.
+    fn unknown_tool_error(&self, name: &str) -> String;
+
     /// How to write a text content block in this version, e.g. `Content::text`.
     fn text_content(&self) -> &'static str;
 

@@ -221,6 +221,12 @@ impl Sdk for Rmcp {
         role == Role::Tool && self.at_least(1, 8)
     }
 
+    fn unknown_tool_error(&self, name: &str) -> String {
+        format!(
+            "return Err(ErrorData::invalid_params(format!(\"unknown tool: {{{name}}}\"), None));"
+        )
+    }
+
     fn text_content(&self) -> &'static str {
         if self.at_least(2, 0) {
             "ContentBlock::text"

@@ -30,6 +30,9 @@ struct Site {
     via_err: bool,
 }
 
+/// Where the leak is, what it is, and the format string to rewrite (its span and fixed text).
+type Leak = (Span, String, Option<(Span, String)>);
+
 /// Names that hold a panic payload or SQL text.
 const PAYLOAD_NAMES: &[&str] = &["payload", "panic_payload", "panic_info"];
 
@@ -38,7 +41,7 @@ fn leak(
     file: usize,
     expr: &syn::Expr,
     bound: &[String],
-) -> Option<(Span, String, Option<(Span, String)>)> {
+) -> Option<Leak> {
     let mut finder = LeakFinder {
         file,
         bound,
@@ -51,7 +54,7 @@ fn leak(
 struct LeakFinder<'b> {
     file: usize,
     bound: &'b [String],
-    found: Option<(Span, String, Option<(Span, String)>)>,
+    found: Option<Leak>,
 }
 
 impl LeakFinder<'_> {
@@ -179,7 +182,7 @@ impl Lint for ErrorLeaksInternals {
     fn check_expr(&self, cx: &ExprCx<'_>, expr: &syn::Expr, out: &mut Vec<Candidate>) {
         let Some(sdk) = cx.sdk else { return };
         let bound = &cx.state.err_bindings;
-        let mut push = |found: Option<(Span, String, Option<(Span, String)>)>, via_err: bool| {
+        let mut push = |found: Option<Leak>, via_err: bool| {
             if let Some((span, what, template)) = found {
                 out.push(cx.candidate(
                     Self::NAME,

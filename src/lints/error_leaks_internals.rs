@@ -37,11 +37,7 @@ type Leak = (Span, String, Option<(Span, String)>);
 const PAYLOAD_NAMES: &[&str] = &["payload", "panic_payload", "panic_info"];
 
 /// Looks for a leak in `expr`; `bound` holds names bound to error values.
-fn leak(
-    file: usize,
-    expr: &syn::Expr,
-    bound: &[String],
-) -> Option<Leak> {
+fn leak(file: usize, expr: &syn::Expr, bound: &[String]) -> Option<Leak> {
     let mut finder = LeakFinder {
         file,
         bound,
@@ -215,10 +211,12 @@ impl Lint for ErrorLeaksInternals {
                     if let Some(arg) = call.args.first() {
                         push(leak(cx.file, arg, bound), false);
                     }
-                } else if path.len() == 1 && path[0] == "Err" && cx.state.at_fn_level() {
-                    if let Some(arg) = call.args.first() {
-                        push(leak(cx.file, arg, bound), true);
-                    }
+                } else if path.len() == 1
+                    && path[0] == "Err"
+                    && cx.state.at_fn_level()
+                    && let Some(arg) = call.args.first()
+                {
+                    push(leak(cx.file, arg, bound), true);
                 }
             }
             _ => {}

@@ -21,6 +21,8 @@ pub struct StdioFacts {
     /// Fns that lead to the transport, with the branches that lead there.
     serving_branches: HashMap<usize, Vec<Vec<u32>>>,
     branch_info: HashMap<usize, Vec<BranchInfo>>,
+    /// Per fn: parameters every serving-path call passes as `false`.
+    always_false: HashMap<usize, Vec<bool>>,
 }
 
 impl StdioFacts {
@@ -84,42 +86,116 @@ impl StdioFacts {
             }
         }
 
-        // Forwards: what handlers reach, and what the serving branches call.
+        // Forwards: what handlers reach, and what the serving branches call. Twice: the second
+        // pass skips calls gated by a flag every serving-path caller passes as `false`
+        // (`commands::stop(&conn, id, false)` where `stop` prints only `if show_output`).
+        facts.propagate(files, graph);
+        facts.always_false = facts.false_flags(files, graph);
+        facts.propagate(files, graph);
+        facts.always_false = facts.false_flags(files, graph);
+        facts
+    }
+
+    fn propagate(&mut self, files: &[FileModel], graph: &CallGraph) {
+        self.whole = vec![false; graph.fns.len()];
         let mut queue: VecDeque<usize> = VecDeque::new();
-        for (id, reached) in graph.reach.iter().enumerate() {
-            if reached.is_some() {
+        for (id, role) in graph.roles.iter().enumerate() {
+            if role.is_handler() {
                 queue.push_back(id);
             }
         }
-        for (&id, _) in facts.serving_branches.iter() {
+        for &id in self.serving_branches.keys() {
             let r = graph.fns[id];
             for &(callee, site) in &graph.callees[id] {
-                let branch = &files[r.file].fns[r.idx].calls[site].branch;
-                if !facts.serving_branches.contains_key(&callee) && facts.on_branch(id, branch) {
+                let call = &files[r.file].fns[r.idx].calls[site];
+                if !self.serving_branches.contains_key(&callee)
+                    && self.on_branch(id, &call.branch)
+                    && !self.gated_off(files, graph, id, &call.gates)
+                {
                     queue.push_back(callee);
                 }
             }
         }
         while let Some(id) = queue.pop_front() {
-            if std::mem::replace(&mut facts.whole[id], true) {
+            if std::mem::replace(&mut self.whole[id], true) {
                 continue;
             }
-            for &(callee, _) in &graph.callees[id] {
-                if !facts.whole[callee] {
+            let r = graph.fns[id];
+            for &(callee, site) in &graph.callees[id] {
+                let call = &files[r.file].fns[r.idx].calls[site];
+                if !self.whole[callee] && !self.gated_off(files, graph, id, &call.gates) {
                     queue.push_back(callee);
                 }
             }
         }
-        facts
+    }
+
+    /// Per fn: which parameters every call on the serving path passes as literal `false`.
+    fn false_flags(&self, files: &[FileModel], graph: &CallGraph) -> HashMap<usize, Vec<bool>> {
+        // (seen a call, all calls passed `false`) per parameter.
+        let mut seen: HashMap<usize, Vec<(bool, bool)>> = HashMap::new();
+        for (id, r) in graph.fns.iter().enumerate() {
+            let caller_whole = self.whole[id];
+            if !caller_whole && !self.serving_branches.contains_key(&id) {
+                continue;
+            }
+            for &(callee, site) in &graph.callees[id] {
+                let call = &files[r.file].fns[r.idx].calls[site];
+                if !caller_whole && !self.on_branch(id, &call.branch) {
+                    continue;
+                }
+                let t = graph.fns[callee];
+                let params = files[t.file].fns[t.idx].params.len();
+                let entry = seen
+                    .entry(callee)
+                    .or_insert_with(|| vec![(false, true); params]);
+                for (i, slot) in entry.iter_mut().enumerate() {
+                    slot.0 = true;
+                    slot.1 &= call.bool_args.get(i).copied().flatten() == Some(false);
+                }
+            }
+        }
+        seen.into_iter()
+            .map(|(id, flags)| (id, flags.into_iter().map(|(s, f)| s && f).collect()))
+            .collect()
+    }
+
+    /// Whether code under these `if` gates of fn `id` never runs on the serving path.
+    fn gated_off(
+        &self,
+        files: &[FileModel],
+        graph: &CallGraph,
+        id: usize,
+        gates: &[String],
+    ) -> bool {
+        let Some(flags) = self.always_false.get(&id) else {
+            return false;
+        };
+        let r = graph.fns[id];
+        let params = &files[r.file].fns[r.idx].params;
+        gates.iter().any(|g| {
+            params
+                .iter()
+                .position(|p| p == g)
+                .is_some_and(|i| flags.get(i).copied().unwrap_or(false))
+        })
     }
 
     pub fn serves_stdio(&self) -> bool {
         self.transport.is_some()
     }
 
-    /// Whether a site in fn `id`, inside `branch`, runs while the stdio server runs.
-    pub fn on_serving_path(&self, id: usize, branch: &[u32]) -> bool {
-        if !self.serves_stdio() {
+    /// Whether a site in fn `id`, inside `branch` and under `if` `gates`, runs while the stdio
+    /// server runs.
+    pub fn on_serving_path(
+        &self,
+        files: &[FileModel],
+        graph: &CallGraph,
+        id: usize,
+        branch: &[u32],
+        gates: &[String],
+    ) -> bool {
+        if !self.serves_stdio() || self.gated_off(files, graph, id, gates) {
             return false;
         }
         if self.whole.get(id).copied().unwrap_or(false) {

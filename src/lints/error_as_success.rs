@@ -9,6 +9,7 @@ use crate::diagnostic::{Applicability, Edit, Finding, Span};
 use crate::facts::Facts;
 use crate::model::Candidate;
 use crate::model::walk::{ExprCx, FnCx, err_pattern, pattern_bindings};
+use crate::sdk::Channel;
 use crate::source::span_of;
 
 declare_lint!(
@@ -384,25 +385,34 @@ impl Lint for ErrorAsSuccess {
         }
         finding =
             finding.note("clients and models key on `isError` to tell a failed call from data");
-        Some(match (site.success_ident, site.plain_text) {
-            (Some(ident), _) => {
-                let replacement = match facts.sources.get(ident.file).snippet(ident) {
-                    "structured" => "structured_error",
-                    _ => "error",
+        let rename = site.success_ident.and_then(|ident| {
+            let method = facts.sources.get(ident.file).snippet(ident);
+            sdk.error_variant_of(method).map(|m| (ident, m))
+        });
+        Some(match (rename, site.plain_text) {
+            (Some((ident, replacement)), _) => finding.fix(
+                format!("mark the result as an error: `CallToolResult::{replacement}(..)`"),
+                vec![Edit {
+                    span: ident,
+                    replacement: replacement.to_string(),
+                }],
+                Applicability::MachineApplicable,
+            ),
+            (None, _) => {
+                // Where `Err` already becomes an `isError` result, returning it is the fix.
+                let help = match facts.graph.channels[reach.handler] {
+                    Channel::ToolError => "return it as a tool error: `Err(message)`".to_string(),
+                    Channel::Infallible => {
+                        "let the tool fail: return `Result<String, String>` and `Err(message)` here"
+                            .to_string()
+                    }
+                    _ => format!(
+                        "return it as a tool error: `{}`",
+                        sdk.error_result(facts.role(reach.handler), "message")
+                    ),
                 };
-                finding.fix(
-                    format!("mark the result as an error: `CallToolResult::{replacement}(..)`"),
-                    vec![Edit {
-                        span: ident,
-                        replacement: replacement.to_string(),
-                    }],
-                    Applicability::MachineApplicable,
-                )
+                finding.help(help)
             }
-            (None, _) => finding.help(format!(
-                "return it as a tool error: `Err(message)` in a tool returning `Result<String, String>`, or `{}`",
-                sdk.error_result(facts.role(reach.handler), "message")
-            )),
         })
     }
 }

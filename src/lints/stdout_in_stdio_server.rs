@@ -44,6 +44,19 @@ enum Site {
     },
 }
 
+/// A site with the `if` flags it runs under.
+struct Entry {
+    site: Site,
+    gates: Vec<String>,
+}
+
+fn entry(cx: &ExprCx<'_>, site: Site) -> Entry {
+    Entry {
+        site,
+        gates: cx.state.gates.clone(),
+    }
+}
+
 /// A help message with its edits.
 type FixSpec = (String, Vec<Edit>, Applicability);
 
@@ -132,7 +145,7 @@ impl Lint for StdoutInStdioServer {
         };
         let span = span_of(cx.file, mac.path.span());
         let end = span_of(cx.file, mac.delimiter.span().join()).end;
-        out.push(cx.candidate(Self::NAME, Span { end, ..span }, site));
+        out.push(cx.candidate(Self::NAME, Span { end, ..span }, entry(cx, site)));
     }
 
     fn check_expr(&self, cx: &ExprCx<'_>, expr: &syn::Expr, out: &mut Vec<Candidate>) {
@@ -192,7 +205,7 @@ impl Lint for StdoutInStdioServer {
                     }
                     _ => span_of(cx.file, m.method.span()),
                 };
-                out.push(cx.candidate(Self::NAME, span, site));
+                out.push(cx.candidate(Self::NAME, span, entry(cx, site)));
             }
             syn::Expr::Call(_) => {
                 let Some((path, _)) = call_path(expr) else {
@@ -206,7 +219,11 @@ impl Lint for StdoutInStdioServer {
                     } else {
                         format!("`{what}()` builds a fmt subscriber that")
                     };
-                    out.push(cx.candidate(Self::NAME, root, Site::FmtSubscriber { what, root }));
+                    out.push(cx.candidate(
+                        Self::NAME,
+                        root,
+                        entry(cx, Site::FmtSubscriber { what, root }),
+                    ));
                     return;
                 }
                 let resolved = cx.imports.resolve_segments(&path);
@@ -218,9 +235,12 @@ impl Lint for StdoutInStdioServer {
                     out.push(cx.candidate(
                         Self::NAME,
                         cx.span(expr),
-                        Site::Logger {
-                            what: "`simple_logger` (without its `stderr` feature)".into(),
-                        },
+                        entry(
+                            cx,
+                            Site::Logger {
+                                what: "`simple_logger` (without its `stderr` feature)".into(),
+                            },
+                        ),
                     ));
                 }
             }
@@ -229,9 +249,12 @@ impl Lint for StdoutInStdioServer {
     }
 
     fn finish(&self, cand: &Candidate, facts: &Facts<'_>) -> Option<Finding> {
-        let site = cand.data.downcast_ref::<Site>()?;
         let id = facts.fn_id(cand)?;
-        if !facts.stdio.on_serving_path(id, &cand.branch) {
+        let Entry { site, gates } = cand.data.downcast_ref::<Entry>()?;
+        if !facts
+            .stdio
+            .on_serving_path(facts.files, &facts.graph, id, &cand.branch, gates)
+        {
             return None;
         }
         let f = facts.fn_model(id);
@@ -253,7 +276,7 @@ impl Lint for StdoutInStdioServer {
             ),
             Site::FmtSubscriber { what, root } => {
                 let writer = facts.files.iter().flat_map(|f| &f.candidates).find_map(|c| {
-                    match c.data.downcast_ref::<Site>() {
+                    match c.data.downcast_ref::<Entry>().map(|e| &e.site) {
                         Some(Site::Writer { root: r, to_stdout }) if r == root => Some(*to_stdout),
                         _ => None,
                     }

@@ -51,6 +51,10 @@ pub struct CallSite {
     pub guarded: bool,
     /// The innermost call whose arguments hold this one.
     pub within: Option<usize>,
+    /// Names the enclosing `if`s require to be true.
+    pub gates: Vec<String>,
+    /// Per argument: its value when it is a `true`/`false` literal.
+    pub bool_args: Vec<Option<bool>>,
 }
 
 #[derive(Clone, Debug)]
@@ -71,6 +75,8 @@ pub struct FnModel {
     pub returns_failure_text: bool,
     /// Branches of the body, indexed by branch id - 1.
     pub branches: Vec<walk::BranchInfo>,
+    /// Parameter names, without the receiver.
+    pub params: Vec<String>,
 }
 
 impl FnModel {
@@ -237,13 +243,13 @@ impl Builder<'_, '_> {
         module: &[String],
     ) {
         let name = sig.ident.to_string();
-        let role = self.cx.sdk.map_or(Role::None, |sdk| {
-            sdk.role(self.imports, implementation, attrs, &name)
-        });
         let ret = match &sig.output {
             syn::ReturnType::Default => Ty::unit(),
             syn::ReturnType::Type(_, ty) => self.imports.ty(ty),
         };
+        let role = self.cx.sdk.map_or(Role::None, |sdk| {
+            sdk.role(self.imports, implementation, attrs, &name, &ret)
+        });
         let typed_params = sig.inputs.iter().any(|arg| match arg {
             syn::FnArg::Typed(t) => {
                 let ty = self.imports.ty(&t.ty);
@@ -265,6 +271,17 @@ impl Builder<'_, '_> {
             typed_params,
             returns_failure_text: false,
             branches: Vec::new(),
+            params: sig
+                .inputs
+                .iter()
+                .filter_map(|arg| match arg {
+                    syn::FnArg::Typed(t) => match &*t.pat {
+                        syn::Pat::Ident(i) => Some(i.ident.to_string()),
+                        _ => Some(String::new()),
+                    },
+                    syn::FnArg::Receiver(_) => None,
+                })
+                .collect(),
         });
         for lint in self.cx.lints {
             let fcx = walk::FnCx {

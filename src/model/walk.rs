@@ -67,6 +67,8 @@ pub struct WalkState {
     pub affix_checked: HashSet<String>,
     /// Under `catch_unwind(..)`.
     pub catch_unwind: u32,
+    /// Plain names whose truth the enclosing `if`s require (`if verbose { .. }`).
+    pub gates: Vec<String>,
     /// Recorded calls whose arguments are being walked, innermost last.
     pub open_calls: Vec<usize>,
     /// Inside the catch-all arm of a `match` on a tool name (`match request.name.as_ref()`).
@@ -258,6 +260,34 @@ pub fn place_key(expr: &syn::Expr) -> Option<String> {
     }
 }
 
+/// Names an `if` condition requires to be true: `flag`, `flag && ..`.
+fn flag_gates(cond: &syn::Expr) -> Vec<String> {
+    match cond {
+        syn::Expr::Path(p) => p
+            .path
+            .get_ident()
+            .map(|i| vec![i.to_string()])
+            .unwrap_or_default(),
+        syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::And(_)) => {
+            let mut gates = flag_gates(&b.left);
+            gates.extend(flag_gates(&b.right));
+            gates
+        }
+        syn::Expr::Paren(p) => flag_gates(&p.expr),
+        _ => Vec::new(),
+    }
+}
+
+fn bool_literal(expr: &syn::Expr) -> Option<bool> {
+    match expr {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Bool(b),
+            ..
+        }) => Some(b.value),
+        _ => None,
+    }
+}
+
 /// Whether `ident` occurs in the expression's tokens (`request.name.as_ref()` mentions `name`).
 pub fn mentions_ident(expr: &syn::Expr, ident: &str) -> bool {
     fn walk(tokens: proc_macro2::TokenStream, ident: &str) -> bool {
@@ -383,13 +413,15 @@ impl Walker<'_> {
     }
 
     /// Records a call; returns its index.
-    fn record_call(&mut self, callee: Callee, span: Span) -> usize {
+    fn record_call(&mut self, callee: Callee, span: Span, args: &[&syn::Expr]) -> usize {
         self.calls.push(CallSite {
             callee,
             span,
             branch: self.state.branch.clone(),
             guarded: self.state.catch_unwind > 0,
             within: self.state.open_calls.last().copied(),
+            gates: self.state.gates.clone(),
+            bool_args: args.iter().map(|a| bool_literal(a)).collect(),
         });
         self.calls.len() - 1
     }
@@ -426,6 +458,9 @@ impl Walker<'_> {
             _ => (Vec::new(), false),
         };
         let group = self.new_group();
+        let gates = flag_gates(&e.cond);
+        let gated = gates.len();
+        self.state.gates.extend(gates);
         self.in_branch(group, block_diverges(&e.then_branch), |w| {
             if on_error {
                 w.with_error_path(error_bindings, |w| w.visit_block(&e.then_branch));
@@ -433,6 +468,8 @@ impl Walker<'_> {
                 w.visit_block(&e.then_branch);
             }
         });
+        let keep = self.state.gates.len() - gated;
+        self.state.gates.truncate(keep);
         if let Some((_, else_branch)) = &e.else_branch {
             self.in_branch(group, expr_diverges(else_branch), |w| {
                 w.visit_expr(else_branch)
@@ -479,6 +516,12 @@ impl Walker<'_> {
 
     fn visit_method_call(&mut self, e: &syn::ExprMethodCall) {
         let method = e.method.to_string();
+        if let Some(sdk) = self.cx.sdk
+            && sdk.is_stdio_method(&method)
+        {
+            self.stdio_sites
+                .push((span_of(self.cx.file, e.span()), self.state.branch.clone()));
+        }
         // `AssertUnwindSafe(fut).catch_unwind()`: the receiver runs guarded.
         let guard = method == "catch_unwind";
         if guard {
@@ -488,9 +531,11 @@ impl Walker<'_> {
         self.visit_expr(&e.receiver);
         let self_call = matches!(&*e.receiver, syn::Expr::Path(p) if p.path.is_ident("self"));
         if self_call {
+            let args: Vec<&syn::Expr> = e.args.iter().collect();
             let site = self.record_call(
                 Callee::SelfMethod(method.clone()),
                 span_of(self.cx.file, e.method.span()),
+                &args,
             );
             self.state.open_calls.push(site);
         }
@@ -530,9 +575,11 @@ impl Walker<'_> {
                 self.stdio_sites
                     .push((span_of(self.cx.file, e.span()), self.state.branch.clone()));
             }
+            let args: Vec<&syn::Expr> = e.args.iter().collect();
             let site = self.record_call(
                 Callee::Path(self.imports.resolve_segments(&segs)),
                 span_of(self.cx.file, p.span()),
+                &args,
             );
             self.state.open_calls.push(site);
         } else {

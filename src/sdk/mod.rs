@@ -3,6 +3,7 @@
 //! like, and how to spell a fix. Lints ask these questions; they never match SDK names.
 
 pub mod rmcp;
+pub mod rust_mcp_sdk;
 
 use crate::model::resolve::{Imports, Ty};
 use crate::workspace::{Package, Version};
@@ -85,14 +86,20 @@ pub trait Sdk: Send + Sync {
     fn name(&self) -> &'static str;
     fn version(&self) -> Option<Version>;
 
-    /// The role of a fn from its attributes, name and impl block.
+    /// The role of a fn from its attributes, name, declared return type and impl block.
     fn role(
         &self,
         imports: &Imports,
         implementation: Option<&ImplContext<'_>>,
         attrs: &[syn::Attribute],
         name: &str,
+        ret: &Ty,
     ) -> Role;
+
+    /// Whether `receiver.method(..)` starts a stdio server (`server.run_stdio()`).
+    fn is_stdio_method(&self, _method: &str) -> bool {
+        false
+    }
 
     /// Where `Err` of a fn with this role and (alias-expanded) return type goes.
     fn err_channel(&self, role: Role, ret: &Ty) -> Channel;
@@ -105,6 +112,12 @@ pub trait Sdk: Send + Sync {
 
     /// Whether `path(..)` builds a *successful* tool result (`CallToolResult::success`).
     fn is_success_result_ctor(&self, imports: &Imports, path: &[String]) -> bool;
+
+    /// The constructor that builds the same result with `isError: true`, when a rename does it
+    /// (`success` → `error`).
+    fn error_variant_of(&self, _success_ctor: &str) -> Option<&'static str> {
+        None
+    }
 
     /// Whether `path(..)` builds an error tool result (`CallToolResult::error`).
     fn is_error_result_ctor(&self, imports: &Imports, path: &[String]) -> bool;
@@ -141,6 +154,11 @@ pub trait Sdk: Send + Sync {
 pub fn detect(package: &Package) -> Option<Box<dyn Sdk>> {
     if package.dependency("rmcp").is_some() {
         return Some(Box::new(rmcp::Rmcp::new(package.resolved_version("rmcp"))));
+    }
+    if package.dependency("rust-mcp-sdk").is_some() {
+        return Some(Box::new(rust_mcp_sdk::RustMcpSdk::new(
+            package.resolved_version("rust-mcp-sdk"),
+        )));
     }
     None
 }

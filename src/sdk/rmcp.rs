@@ -47,11 +47,11 @@ impl Rmcp {
     }
 }
 
-fn attr_name(attr: &syn::Attribute) -> Option<String> {
+pub(crate) fn attr_name(attr: &syn::Attribute) -> Option<String> {
     attr.path().segments.last().map(|s| s.ident.to_string())
 }
 
-fn has_attr(attrs: &[syn::Attribute], name: &str) -> bool {
+pub(crate) fn has_attr(attrs: &[syn::Attribute], name: &str) -> bool {
     attrs.iter().any(|a| attr_name(a).as_deref() == Some(name))
 }
 
@@ -70,6 +70,7 @@ impl Sdk for Rmcp {
         implementation: Option<&ImplContext<'_>>,
         attrs: &[syn::Attribute],
         name: &str,
+        _ret: &Ty,
     ) -> Role {
         if STARTUP_FNS.contains(&name) || name.ends_with("_router") || has_attr(attrs, "main") {
             return Role::Startup;
@@ -168,6 +169,14 @@ impl Sdk for Rmcp {
     fn is_success_result_ctor(&self, imports: &Imports, path: &[String]) -> bool {
         matches!(self.assoc(imports, path), Some((ty, "success" | "structured"))
             if ty.last().is_some_and(|s| s == "CallToolResult"))
+    }
+
+    fn error_variant_of(&self, success_ctor: &str) -> Option<&'static str> {
+        match success_ctor {
+            "success" => Some("error"),
+            "structured" => Some("structured_error"),
+            _ => None,
+        }
     }
 
     fn is_error_result_ctor(&self, imports: &Imports, path: &[String]) -> bool {

@@ -178,7 +178,7 @@ impl Lint for ErrorEscapesTool {
         // Validation and unknown-method errors have lints and rules of their own.
         if matches!(
             site.ctor,
-            Some(ErrorCtor::InvalidParams | ErrorCtor::MethodNotFound)
+            Some(ErrorCtor::InvalidParams | ErrorCtor::MethodNotFound | ErrorCtor::ToolRejection)
         ) {
             return;
         }
@@ -197,11 +197,9 @@ impl Lint for ErrorEscapesTool {
             return None;
         }
         let sdk = facts.sdk?;
-        let code = match site.ctor {
-            Some(ErrorCtor::InternalError) => " (-32603)",
-            Some(ErrorCtor::ResourceNotFound) => " (-32002)",
-            _ => "",
-        };
+        let code = sdk
+            .protocol_error_code(site.ctor)
+            .map_or(String::new(), |c| format!(" ({c})"));
         let construct = if site.question_mark {
             "`?`"
         } else {

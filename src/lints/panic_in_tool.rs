@@ -235,6 +235,9 @@ pub(crate) fn panic_macro(cx: &ExprCx<'_>, mac: &syn::Macro) -> Option<(Span, Si
 /// How a panic site is reached from a handler, when it is: not under a panic guard, and
 /// (for indexing) in the handler itself.
 pub(crate) fn reached(cand: &Candidate, site: &Site, facts: &Facts<'_>) -> Option<Reach> {
+    if facts.sdk.is_some_and(|sdk| sdk.catches_panics()) {
+        return None;
+    }
     let id = facts.fn_id(cand)?;
     let reach = facts.panic_reach(id)?;
     if facts.graph.inside_guard(facts.files, id, cand.within) {

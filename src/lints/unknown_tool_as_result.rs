@@ -30,6 +30,24 @@ impl Lint for UnknownToolAsResult {
         if cx.state.unknown_name_arm == 0 || !cx.state.at_fn_level() {
             return;
         }
+        if let syn::Expr::Struct(lit) = expr {
+            // `ToolResult { content, is_error: Some(true) }`.
+            let is_result = lit
+                .path
+                .segments
+                .last()
+                .is_some_and(|seg| sdk.result_type_names().iter().any(|n| seg.ident == n));
+            if is_result {
+                let error = lit.fields.iter().any(|f| {
+                    matches!(&f.member, syn::Member::Named(n) if n == "is_error")
+                        && quote::ToTokens::to_token_stream(&f.expr)
+                            .to_string()
+                            .contains("true")
+                });
+                out.push(cx.candidate(Self::NAME, cx.span(expr), Site { success: !error }));
+            }
+            return;
+        }
         let Some((path, _)) = call_path(expr) else {
             return;
         };
@@ -62,7 +80,7 @@ impl Lint for UnknownToolAsResult {
                 ),
             )
             .label("the client is told a tool ran, though no such tool exists")
-            .note("the MCP spec answers an unknown tool with a JSON-RPC error, -32602 (invalid params), as the SDK's own router does")
+            .note("the MCP spec answers an unknown tool with a JSON-RPC error, -32602 (invalid params)")
             .help(format!(
                 "answer with a protocol error:\n    {}",
                 sdk.unknown_tool_error("name")

@@ -119,8 +119,10 @@ impl Lint for ValidationAsProtocolError {
             "`Err(invalid_params(..))`".to_string()
         };
         let message = format!(
-            "{what} rejects the arguments of {} with a JSON-RPC error (-32602)",
-            facts.handler_phrase(id)
+            "{what} rejects the arguments of {} with a JSON-RPC error ({})",
+            facts.handler_phrase(id),
+            sdk.protocol_error_code(Some(ErrorCtor::InvalidParams))
+                .unwrap_or(-32602)
         );
         let fix = if site.question_mark {
             format!(

@@ -185,6 +185,21 @@ impl Imports {
         false
     }
 
+    /// Whether a path as written may name an item of crate `krate`: it resolves into that
+    /// crate, or it is a single name not imported by name while a glob from `krate` is.
+    pub fn may_come_from(&self, path: &[String], krate: &str) -> bool {
+        let resolved = self.resolve_segments(path);
+        if resolved.first().is_some_and(|f| f == krate) {
+            return true;
+        }
+        path.len() == 1
+            && !self.names.contains_key(&path[0])
+            && self
+                .globs
+                .iter()
+                .any(|g| g.first().is_some_and(|f| f == krate))
+    }
+
     /// Converts a syn type.
     pub fn ty(&self, ty: &syn::Type) -> Ty {
         match ty {

@@ -2,8 +2,14 @@
 //! model as `isError` results and which become JSON-RPC errors, what a stdio server looks
 //! like, and how to spell a fix. Lints ask these questions; they never match SDK names.
 
+pub mod mcp_attr;
+pub mod pmcp;
 pub mod rmcp;
 pub mod rust_mcp_sdk;
+pub mod table;
+pub mod tower_mcp;
+pub mod turbomcp;
+pub mod ultrafast_mcp;
 
 use crate::model::resolve::{Imports, Ty};
 use crate::workspace::{Package, Version};
@@ -77,6 +83,8 @@ pub enum ErrorCtor {
     InternalError,
     MethodNotFound,
     ResourceNotFound,
+    /// An error the SDK sends as an `isError` result (pmcp's `Error::tool_rejected`).
+    ToolRejection,
     /// `new(code, ..)` or another constructor.
     Other,
 }
@@ -113,10 +121,32 @@ pub trait Sdk: Send + Sync {
     /// Whether `path(..)` builds a *successful* tool result (`CallToolResult::success`).
     fn is_success_result_ctor(&self, imports: &Imports, path: &[String]) -> bool;
 
+    /// Whether the SDK answers a panicking handler itself, so panics do not leave requests
+    /// unanswered.
+    fn catches_panics(&self) -> bool {
+        false
+    }
+
+    /// The JSON-RPC code a protocol error built by `ctor` reaches the client with, if known.
+    fn protocol_error_code(&self, ctor: Option<ErrorCtor>) -> Option<i64> {
+        match ctor {
+            Some(ErrorCtor::InvalidParams) => Some(-32602),
+            Some(ErrorCtor::InternalError) => Some(-32603),
+            Some(ErrorCtor::MethodNotFound) => Some(-32601),
+            Some(ErrorCtor::ResourceNotFound) => Some(-32002),
+            _ => None,
+        }
+    }
+
     /// The constructor that builds the same result with `isError: true`, when a rename does it
     /// (`success` → `error`).
     fn error_variant_of(&self, _success_ctor: &str) -> Option<&'static str> {
         None
+    }
+
+    /// Names of the tool result struct, for struct literals (`ToolResult { is_error, .. }`).
+    fn result_type_names(&self) -> &'static [&'static str] {
+        &["CallToolResult"]
     }
 
     /// Whether `path(..)` builds an error tool result (`CallToolResult::error`).
@@ -159,6 +189,20 @@ pub fn detect(package: &Package) -> Option<Box<dyn Sdk>> {
         return Some(Box::new(rust_mcp_sdk::RustMcpSdk::new(
             package.resolved_version("rust-mcp-sdk"),
         )));
+    }
+    for spec in [
+        &pmcp::SPEC,
+        &turbomcp::SPEC,
+        &tower_mcp::SPEC,
+        &mcp_attr::SPEC,
+        &ultrafast_mcp::SPEC,
+    ] {
+        if package.dependency(spec.package).is_some() {
+            return Some(Box::new(table::TableSdk::new(
+                spec,
+                package.resolved_version(spec.package),
+            )));
+        }
     }
     None
 }

@@ -1,0 +1,223 @@
+//! An SDK described by a table: the shape most smaller SDKs share (a tool trait or attribute,
+//! one error type with one fate on the wire, a `run_stdio()`-style entry point). Each such SDK
+//! has its own module holding its [`Spec`]; this file only reads specs.
+
+use super::rmcp::has_attr;
+use super::{Channel, ErrorCtor, ImplContext, Role, Sdk};
+use crate::model::resolve::{Imports, Ty};
+use crate::workspace::Version;
+
+pub struct Spec {
+    /// The package name on crates.io.
+    pub package: &'static str,
+    /// The name code uses for it (`use pmcp::..`).
+    pub krate: &'static str,
+    /// `(trait, method, role)`: methods of the SDK's traits that handle requests.
+    pub trait_methods: &'static [(&'static str, &'static str, Role)],
+    /// Attributes that mark a fn as a tool / as another request handler.
+    pub tool_attrs: &'static [&'static str],
+    pub request_attrs: &'static [&'static str],
+    /// What an `Err` returned by a tool becomes.
+    pub tool_channel: Channel,
+    /// The JSON-RPC code tool errors get, when the SDK fixes it (pmcp: -32603).
+    pub tool_error_code: Option<i64>,
+    /// Last segments of the SDK's error types.
+    pub error_types: &'static [&'static str],
+    /// Constructors on those types for invalid arguments.
+    pub invalid_params_ctors: &'static [&'static str],
+    /// Constructors on those types whose `Err` the SDK sends as an `isError` result.
+    pub tool_error_ctors: &'static [&'static str],
+    /// `receiver.method()` / `function(..)` calls that serve MCP over stdio.
+    pub stdio_methods: &'static [&'static str],
+    pub stdio_fns: &'static [&'static str],
+    /// `(type, method)` constructors of successful / error tool results and of text content.
+    pub success_ctors: &'static [(&'static str, &'static str)],
+    pub error_result_ctors: &'static [(&'static str, &'static str)],
+    pub text_ctors: &'static [(&'static str, &'static str)],
+    /// Names of the tool result struct.
+    pub result_types: &'static [&'static str],
+    /// Whether the SDK answers a panicking handler itself (turbomcp catches them).
+    pub catches_panics: bool,
+    /// Code that returns `{message}` as a tool error, and code that answers an unknown tool
+    /// (`{name}`) the spec's way.
+    pub error_result: &'static str,
+    pub unknown_tool_error: &'static str,
+    pub text_content: &'static str,
+}
+
+pub struct TableSdk {
+    spec: &'static Spec,
+    version: Option<Version>,
+}
+
+impl TableSdk {
+    pub fn new(spec: &'static Spec, version: Option<Version>) -> Self {
+        TableSdk { spec, version }
+    }
+
+    fn assoc<'p>(&self, imports: &Imports, path: &'p [String]) -> Option<(Vec<String>, &'p str)> {
+        let (method, ty) = path.split_last()?;
+        if ty.is_empty() {
+            return None;
+        }
+        Some((imports.resolve_segments(ty), method.as_str()))
+    }
+
+    fn is_ctor(&self, imports: &Imports, path: &[String], table: &[(&str, &str)]) -> bool {
+        self.assoc(imports, path).is_some_and(|(ty, method)| {
+            ty.last()
+                .is_some_and(|t| table.iter().any(|(tt, m)| tt == t && *m == method))
+        })
+    }
+
+    fn is_error_type(&self, ty: &Ty) -> bool {
+        ty.last_segment()
+            .is_some_and(|s| self.spec.error_types.contains(&s))
+    }
+}
+
+impl Sdk for TableSdk {
+    fn name(&self) -> &'static str {
+        self.spec.package
+    }
+
+    fn version(&self) -> Option<Version> {
+        self.version
+    }
+
+    fn role(
+        &self,
+        imports: &Imports,
+        implementation: Option<&ImplContext<'_>>,
+        attrs: &[syn::Attribute],
+        name: &str,
+        _ret: &Ty,
+    ) -> Role {
+        if name == "main" || has_attr(attrs, "main") {
+            return Role::Startup;
+        }
+        if let Some(trait_path) = implementation.and_then(|i| i.trait_path) {
+            let segments = crate::model::resolve::segments(trait_path);
+            let trait_name = segments.last().map(String::as_str).unwrap_or_default();
+            // Same-named traits exist in other crates and in user code: the trait must come
+            // from this SDK.
+            if imports.may_come_from(&segments, self.spec.krate)
+                && let Some((_, _, role)) = self
+                    .spec
+                    .trait_methods
+                    .iter()
+                    .find(|(t, m, _)| *t == trait_name && *m == name)
+            {
+                return *role;
+            }
+        }
+        if self.spec.tool_attrs.iter().any(|a| has_attr(attrs, a)) {
+            return Role::Tool;
+        }
+        if self.spec.request_attrs.iter().any(|a| has_attr(attrs, a)) {
+            return Role::Request;
+        }
+        Role::None
+    }
+
+    fn err_channel(&self, role: Role, ret: &Ty) -> Channel {
+        match role {
+            // `Result<T, E>`, `pmcp::Result<T>`, `McpResult<T>`, `MCPResult<T>`.
+            Role::Tool | Role::TraitTool | Role::Dispatcher => match ret.last_segment() {
+                Some(name) if name.ends_with("Result") && name != "CallToolResult" => {
+                    self.spec.tool_channel
+                }
+                _ => Channel::Infallible,
+            },
+            _ => Channel::Unknown,
+        }
+    }
+
+    fn is_protocol_error_type(&self, ty: &Ty) -> bool {
+        self.spec.tool_channel == Channel::Protocol && self.is_error_type(ty)
+    }
+
+    fn error_ctor(&self, imports: &Imports, path: &[String]) -> Option<ErrorCtor> {
+        let (ty, method) = self.assoc(imports, path)?;
+        let ty_name = ty.last()?;
+        if !self.spec.error_types.contains(&ty_name.as_str()) {
+            return None;
+        }
+        Some(if self.spec.tool_error_ctors.contains(&method) {
+            ErrorCtor::ToolRejection
+        } else if self.spec.invalid_params_ctors.contains(&method) {
+            ErrorCtor::InvalidParams
+        } else if method.contains("not_found") && method.contains("method") {
+            ErrorCtor::MethodNotFound
+        } else if method.starts_with("internal") {
+            ErrorCtor::InternalError
+        } else {
+            ErrorCtor::Other
+        })
+    }
+
+    fn is_success_result_ctor(&self, imports: &Imports, path: &[String]) -> bool {
+        self.is_ctor(imports, path, self.spec.success_ctors)
+    }
+
+    fn is_error_result_ctor(&self, imports: &Imports, path: &[String]) -> bool {
+        self.is_ctor(imports, path, self.spec.error_result_ctors)
+    }
+
+    fn is_text_content_ctor(&self, imports: &Imports, path: &[String]) -> bool {
+        self.is_ctor(imports, path, self.spec.text_ctors)
+    }
+
+    fn result_type_names(&self) -> &'static [&'static str] {
+        self.spec.result_types
+    }
+
+    fn is_error_code_ctor(&self, _imports: &Imports, _path: &[String]) -> bool {
+        false
+    }
+
+    fn is_stdio_transport(&self, imports: &Imports, path: &[String]) -> bool {
+        let resolved = imports.resolve_segments(path);
+        resolved
+            .last()
+            .is_some_and(|l| self.spec.stdio_fns.contains(&l.as_str()))
+    }
+
+    fn is_stdio_method(&self, method: &str) -> bool {
+        self.spec.stdio_methods.contains(&method)
+    }
+
+    fn is_stdio_pair(&self, _imports: &Imports, _a: &[String], _b: &[String]) -> bool {
+        false
+    }
+
+    fn converts_argument_errors(&self, _role: Role) -> bool {
+        false
+    }
+
+    fn catches_panics(&self) -> bool {
+        self.spec.catches_panics
+    }
+
+    fn protocol_error_code(&self, ctor: Option<ErrorCtor>) -> Option<i64> {
+        self.spec.tool_error_code.or(match ctor {
+            Some(ErrorCtor::InvalidParams) => Some(-32602),
+            Some(ErrorCtor::InternalError) => Some(-32603),
+            _ => None,
+        })
+    }
+
+    fn unknown_tool_error(&self, name: &str) -> String {
+        self.spec
+            .unknown_tool_error
+            .replace("{name}", &format!("{{{name}}}"))
+    }
+
+    fn text_content(&self) -> &'static str {
+        self.spec.text_content
+    }
+
+    fn error_result(&self, _role: Role, message: &str) -> String {
+        self.spec.error_result.replace("{message}", message)
+    }
+}

@@ -283,7 +283,18 @@ pub fn lint_workspace(
         }
     }
 
-    let sdks: Vec<Option<Box<dyn sdk::Sdk>>> = workspace.packages.iter().map(sdk::detect).collect();
+    let mut serves_tools_call = vec![false; workspace.packages.len()];
+    for job in &jobs_list {
+        if sources.get(job.file).text.contains("\"tools/call\"") {
+            serves_tools_call[job.package] = true;
+        }
+    }
+    let sdks: Vec<Option<Box<dyn sdk::Sdk>>> = workspace
+        .packages
+        .iter()
+        .zip(&serves_tools_call)
+        .map(|(p, serves)| sdk::detect(p, *serves))
+        .collect();
     let renames: Vec<HashMap<String, String>> =
         workspace.packages.iter().map(crate_renames).collect();
 

@@ -45,7 +45,8 @@ impl<'a> Facts<'a> {
         files: &'a [FileModel],
     ) -> Self {
         let graph = CallGraph::build(files, sdk);
-        let stdio = stdio::StdioFacts::build(files, &graph);
+        let own_responses = sdk.is_some_and(|s| s.writes_own_responses());
+        let stdio = stdio::StdioFacts::build(files, &graph, own_responses);
         let file_pos = files.iter().enumerate().map(|(i, f)| (f.file, i)).collect();
         Facts {
             sources,

@@ -19,14 +19,22 @@ pub struct StdioFacts {
     /// Fns on the serving path as a whole.
     whole: Vec<bool>,
     /// Fns that lead to the transport, with the branches that lead there.
-    serving_branches: HashMap<usize, Vec<Vec<u32>>>,
+    /// Per fn: (branches, position) of each place that leads to the transport.
+    serving_branches: HashMap<usize, Vec<(Vec<u32>, usize)>>,
     branch_info: HashMap<usize, Vec<BranchInfo>>,
     /// Per fn: parameters every serving-path call passes as `false`.
     always_false: HashMap<usize, Vec<bool>>,
 }
 
 impl StdioFacts {
-    pub fn build(files: &[FileModel], graph: &CallGraph) -> Self {
+    /// `transport_leads_to_handlers`: a transport site counts only in a fn that reaches a
+    /// handler (hand-rolled servers, where reading stdin alone proves nothing: CLIs read it
+    /// too).
+    pub fn build(
+        files: &[FileModel],
+        graph: &CallGraph,
+        transport_leads_to_handlers: bool,
+    ) -> Self {
         let mut facts = StdioFacts {
             whole: vec![false; graph.fns.len()],
             ..StdioFacts::default()
@@ -41,6 +49,9 @@ impl StdioFacts {
                     sites.push((*span, id, branch.clone()));
                 }
             }
+        }
+        if transport_leads_to_handlers {
+            sites.retain(|(_, id, _)| reaches_handler(graph, *id));
         }
         sites.sort_by_key(|s| s.0);
         let Some(first) = sites.first() else {
@@ -61,12 +72,12 @@ impl StdioFacts {
             }
         }
         let mut queue = VecDeque::new();
-        for (_, id, branch) in &sites {
+        for (span, id, branch) in &sites {
             facts
                 .serving_branches
                 .entry(*id)
                 .or_default()
-                .push(branch.clone());
+                .push((branch.clone(), span.start));
             queue.push_back(*id);
         }
         let mut seen = vec![false; graph.fns.len()];
@@ -76,12 +87,12 @@ impl StdioFacts {
             }
             for &(caller, site) in &callers[id] {
                 let r = graph.fns[caller];
-                let branch = files[r.file].fns[r.idx].calls[site].branch.clone();
+                let call = &files[r.file].fns[r.idx].calls[site];
                 facts
                     .serving_branches
                     .entry(caller)
                     .or_default()
-                    .push(branch);
+                    .push((call.branch.clone(), call.span.start));
                 queue.push_back(caller);
             }
         }
@@ -109,7 +120,7 @@ impl StdioFacts {
             for &(callee, site) in &graph.callees[id] {
                 let call = &files[r.file].fns[r.idx].calls[site];
                 if !self.serving_branches.contains_key(&callee)
-                    && self.on_branch(id, &call.branch)
+                    && self.on_branch(id, &call.branch, call.span.start)
                     && !self.gated_off(files, graph, id, &call.gates)
                 {
                     queue.push_back(callee);
@@ -141,7 +152,7 @@ impl StdioFacts {
             }
             for &(callee, site) in &graph.callees[id] {
                 let call = &files[r.file].fns[r.idx].calls[site];
-                if !caller_whole && !self.on_branch(id, &call.branch) {
+                if !caller_whole && !self.on_branch(id, &call.branch, call.span.start) {
                     continue;
                 }
                 let t = graph.fns[callee];
@@ -185,37 +196,45 @@ impl StdioFacts {
         self.transport.is_some()
     }
 
-    /// Whether a site in fn `id`, inside `branch` and under `if` `gates`, runs while the stdio
-    /// server runs.
+    /// Whether a site at byte `at` of fn `id`, inside `branch` and under `if` `gates`, runs
+    /// while the stdio server runs.
     pub fn on_serving_path(
         &self,
         files: &[FileModel],
         graph: &CallGraph,
         id: usize,
-        branch: &[u32],
+        site: (&[u32], usize),
         gates: &[String],
     ) -> bool {
+        let (branch, at) = site;
         if !self.serves_stdio() || self.gated_off(files, graph, id, gates) {
             return false;
         }
         if self.whole.get(id).copied().unwrap_or(false) {
             return true;
         }
-        self.on_branch(id, branch)
+        self.on_branch(id, branch, at)
     }
 
-    fn on_branch(&self, id: usize, branch: &[u32]) -> bool {
+    /// Whether a site at byte `at` of fn `id`, inside `branch`, runs on the way to the
+    /// transport: not in a branch exclusive with the serving one, not in a branch that leaves
+    /// first, and not after a serving branch that leaves the fn when serving ends.
+    fn on_branch(&self, id: usize, branch: &[u32], at: usize) -> bool {
         let Some(serving) = self.serving_branches.get(&id) else {
             return false;
         };
         let info = self.branch_info.get(&id).map(Vec::as_slice).unwrap_or(&[]);
         let get = |b: u32| info.get(b as usize - 1).copied().unwrap_or_default();
-        serving.iter().any(|s| {
+        serving.iter().any(|(s, serve_at)| {
             let i = branch
                 .iter()
                 .zip(s.iter())
                 .take_while(|(a, b)| a == b)
                 .count();
+            // After a serving branch that returns, nothing runs while serving.
+            if at > *serve_at && s[i..].iter().any(|&b| get(b).diverges) {
+                return false;
+            }
             if i == branch.len() {
                 return true;
             }
@@ -225,4 +244,20 @@ impl StdioFacts {
             !branch[i..].iter().any(|&b| get(b).diverges)
         })
     }
+}
+
+/// Whether fn `id` is a handler or calls one, directly or through other fns.
+fn reaches_handler(graph: &CallGraph, id: usize) -> bool {
+    let mut seen = vec![false; graph.fns.len()];
+    let mut stack = vec![id];
+    while let Some(f) = stack.pop() {
+        if std::mem::replace(&mut seen[f], true) {
+            continue;
+        }
+        if graph.roles[f].is_handler() {
+            return true;
+        }
+        stack.extend(graph.callees[f].iter().map(|&(t, _)| t));
+    }
+    false
 }

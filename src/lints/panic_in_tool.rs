@@ -140,6 +140,22 @@ fn states_invariant(call: &syn::ExprMethodCall) -> bool {
     }
 }
 
+/// `serde_json::to_string(&value)` and friends: serializing in-memory data fails only for
+/// maps with non-string keys or a failing custom `Serialize`, so these unwraps are not
+/// reported by default.
+fn is_serialization(cx: &ExprCx<'_>, receiver: &syn::Expr) -> bool {
+    call_path(peel(receiver)).is_some_and(|(path, _)| {
+        let resolved = cx.imports.resolve_segments(&path);
+        resolved.first().is_some_and(|r| r == "serde_json")
+            && resolved.last().is_some_and(|l| {
+                matches!(
+                    l.as_str(),
+                    "to_value" | "to_string" | "to_string_pretty" | "to_vec" | "to_vec_pretty"
+                )
+            })
+    })
+}
+
 fn is_lock_unwrap(receiver: &syn::Expr) -> bool {
     matches!(peel(receiver), syn::Expr::MethodCall(m)
         if m.args.is_empty() && LOCK_METHODS.contains(&m.method.to_string().as_str()))
@@ -167,6 +183,7 @@ pub(crate) fn panic_site(cx: &ExprCx<'_>, expr: &syn::Expr) -> Option<(Span, Sit
     let site = match expr {
         syn::Expr::MethodCall(m) if m.method == "unwrap" || m.method == "expect" => {
             if is_lock_unwrap(&m.receiver)
+                || is_serialization(cx, &m.receiver)
                 || is_constant(&m.receiver)
                 || checked_before(cx, &m.receiver)
                 || states_invariant(m)

@@ -23,9 +23,14 @@ enum Site {
     PrintMacro {
         name: String,
         name_span: Span,
+        /// Writes nothing but formatted values (`println!("{}", json)`): how a hand-rolled
+        /// server sends its responses.
+        bare: bool,
     },
-    /// `write!(io::stdout(), ..)`, `stdout.write_all(..)`.
-    StdoutWrite,
+    /// `write!(io::stdout(), ..)`, `stdout.write_all(..)`; `bare` as above.
+    StdoutWrite {
+        bare: bool,
+    },
     /// A `tracing_subscriber` fmt subscriber or layer; `root` is the call that creates it.
     FmtSubscriber {
         what: String,
@@ -72,6 +77,31 @@ fn is_stdout(cx: &ExprCx<'_>, expr: &syn::Expr) -> bool {
         }),
         _ => local_ident(expr).is_some_and(|n| n == "stdout" || n == "stdout_lock"),
     }
+}
+
+/// A format string with nothing but placeholders and whitespace (`"{}"`, `"{json}\\n"`).
+fn is_bare_template(template: &syn::Expr) -> bool {
+    let syn::Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Str(s),
+        ..
+    }) = template
+    else {
+        return true;
+    };
+    let text = s.value();
+    let mut depth = 0;
+    text.chars().all(|c| match c {
+        '{' => {
+            depth += 1;
+            true
+        }
+        '}' => {
+            depth -= 1;
+            true
+        }
+        c if depth > 0 => c != '{',
+        c => c.is_whitespace(),
+    })
 }
 
 /// The first call of a method chain (`a().b().c()` → `a()`).
@@ -133,13 +163,16 @@ impl Lint for StdoutInStdioServer {
                         .map_or_else(|| mac.path.span(), |s| s.ident.span()),
                 ),
                 name,
+                bare: macro_args(mac).first().is_none_or(is_bare_template),
             },
             "write" | "writeln" => {
                 let args = macro_args(mac);
                 if !args.first().is_some_and(|a| is_stdout(cx, a)) {
                     return;
                 }
-                Site::StdoutWrite
+                Site::StdoutWrite {
+                    bare: args.get(1).is_none_or(is_bare_template),
+                }
             }
             _ => return,
         };
@@ -156,7 +189,7 @@ impl Lint for StdoutInStdioServer {
                     "write_all" | "write" | "write_fmt" | "write_str"
                         if is_stdout(cx, &m.receiver) =>
                     {
-                        Site::StdoutWrite
+                        Site::StdoutWrite { bare: true }
                     }
                     "with_writer" | "with_test_writer" => {
                         let root = chain_root(&m.receiver);
@@ -200,7 +233,7 @@ impl Lint for StdoutInStdioServer {
                     _ => return,
                 };
                 let span = match site {
-                    Site::StdoutWrite | Site::ChildProcess { .. } | Site::Logger { .. } => {
+                    Site::StdoutWrite { .. } | Site::ChildProcess { .. } | Site::Logger { .. } => {
                         cx.span(expr)
                     }
                     _ => span_of(cx.file, m.method.span()),
@@ -251,16 +284,24 @@ impl Lint for StdoutInStdioServer {
     fn finish(&self, cand: &Candidate, facts: &Facts<'_>) -> Option<Finding> {
         let id = facts.fn_id(cand)?;
         let Entry { site, gates } = cand.data.downcast_ref::<Entry>()?;
-        if !facts
-            .stdio
-            .on_serving_path(facts.files, &facts.graph, id, &cand.branch, gates)
-        {
+        if !facts.stdio.on_serving_path(
+            facts.files,
+            &facts.graph,
+            id,
+            (&cand.branch, cand.span.start),
+            gates,
+        ) {
             return None;
         }
         let f = facts.fn_model(id);
         let (message, label, finding_help): (String, &str, Option<FixSpec>) = match site {
             Site::Writer { .. } => return None,
-            Site::PrintMacro { name, name_span } => (
+            Site::PrintMacro { bare: true, .. } | Site::StdoutWrite { bare: true }
+                if facts.sdk.is_some_and(|s| s.writes_own_responses()) =>
+            {
+                return None;
+            }
+            Site::PrintMacro { name, name_span, .. } => (
                 format!("`{name}!` in `{}` writes to stdout, the JSON-RPC channel of this stdio server", f.display_name()),
                 "the client reads this text as a protocol message",
                 Some((
@@ -269,7 +310,7 @@ impl Lint for StdoutInStdioServer {
                     Applicability::MachineApplicable,
                 )),
             ),
-            Site::StdoutWrite => (
+            Site::StdoutWrite { .. } => (
                 format!("a write to stdout in `{}` corrupts the JSON-RPC stream of this stdio server", f.display_name()),
                 "these bytes land between JSON-RPC messages",
                 Some(("write to `std::io::stderr()` instead".into(), Vec::new(), Applicability::MaybeIncorrect)),

@@ -2,6 +2,7 @@
 //! model as `isError` results and which become JSON-RPC errors, what a stdio server looks
 //! like, and how to spell a fix. Lints ask these questions; they never match SDK names.
 
+pub mod handrolled;
 pub mod mcp_attr;
 pub mod pmcp;
 pub mod rmcp;
@@ -121,6 +122,12 @@ pub trait Sdk: Send + Sync {
     /// Whether `path(..)` builds a *successful* tool result (`CallToolResult::success`).
     fn is_success_result_ctor(&self, imports: &Imports, path: &[String]) -> bool;
 
+    /// Whether the server writes its JSON-RPC responses to stdout itself (hand-rolled servers),
+    /// so a write of nothing but the serialized message is the transport.
+    fn writes_own_responses(&self) -> bool {
+        false
+    }
+
     /// Whether the SDK answers a panicking handler itself, so panics do not leave requests
     /// unanswered.
     fn catches_panics(&self) -> bool {
@@ -180,8 +187,9 @@ pub trait Sdk: Send + Sync {
     fn error_result(&self, role: Role, message: &str) -> String;
 }
 
-/// Picks the SDK a package builds with.
-pub fn detect(package: &Package) -> Option<Box<dyn Sdk>> {
+/// Picks the SDK a package builds with. `serves_tools_call` tells whether the package's source
+/// mentions `"tools/call"` (a hand-rolled JSON-RPC server when no SDK is a dependency).
+pub fn detect(package: &Package, serves_tools_call: bool) -> Option<Box<dyn Sdk>> {
     if package.dependency("rmcp").is_some() {
         return Some(Box::new(rmcp::Rmcp::new(package.resolved_version("rmcp"))));
     }
@@ -203,6 +211,9 @@ pub fn detect(package: &Package) -> Option<Box<dyn Sdk>> {
                 package.resolved_version(spec.package),
             )));
         }
+    }
+    if serves_tools_call && package.dependency("serde_json").is_some() {
+        return Some(Box::new(handrolled::HandRolled));
     }
     None
 }

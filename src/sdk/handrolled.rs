@@ -1,0 +1,117 @@
+//! Hand-rolled JSON-RPC servers: no MCP SDK, a loop reading JSON-RPC lines from stdin and a
+//! `match` on the method that sends `"tools/call"` to a dispatch fn. Such a server writes its
+//! responses to stdout itself, so a write whose text is only the serialized message is the
+//! transport; a write with prose in it is not. Error channels vary per project: lints that
+//! need them stay silent.
+
+use super::{Channel, ErrorCtor, ImplContext, Role, Sdk};
+use crate::model::resolve::{Imports, Ty};
+use crate::workspace::Version;
+
+pub struct HandRolled;
+
+/// Names hand-rolled servers give the fn that runs `tools/call` (seen in public servers).
+const DISPATCH_NAMES: &[&str] = &[
+    "handle_tools_call",
+    "handle_tool_call",
+    "handle_call_tool",
+    "call_tool",
+    "dispatch_tool",
+];
+
+/// Names of the fn that answers every JSON-RPC request.
+const REQUEST_NAMES: &[&str] = &["handle_request", "handle_message", "dispatch_request"];
+
+impl Sdk for HandRolled {
+    fn name(&self) -> &'static str {
+        "hand-rolled JSON-RPC"
+    }
+
+    fn version(&self) -> Option<Version> {
+        None
+    }
+
+    fn role(
+        &self,
+        _imports: &Imports,
+        _implementation: Option<&ImplContext<'_>>,
+        attrs: &[syn::Attribute],
+        name: &str,
+        _ret: &Ty,
+    ) -> Role {
+        if name == "main" || super::rmcp::has_attr(attrs, "main") {
+            Role::Startup
+        } else if DISPATCH_NAMES.contains(&name) {
+            Role::Dispatcher
+        } else if REQUEST_NAMES.contains(&name) {
+            Role::Request
+        } else {
+            Role::None
+        }
+    }
+
+    fn err_channel(&self, _role: Role, _ret: &Ty) -> Channel {
+        Channel::Unknown
+    }
+
+    fn is_protocol_error_type(&self, _ty: &Ty) -> bool {
+        false
+    }
+
+    fn error_ctor(&self, _imports: &Imports, _path: &[String]) -> Option<ErrorCtor> {
+        None
+    }
+
+    fn is_success_result_ctor(&self, _imports: &Imports, _path: &[String]) -> bool {
+        false
+    }
+
+    fn is_error_result_ctor(&self, _imports: &Imports, _path: &[String]) -> bool {
+        false
+    }
+
+    fn is_text_content_ctor(&self, _imports: &Imports, _path: &[String]) -> bool {
+        false
+    }
+
+    fn result_type_names(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn is_error_code_ctor(&self, _imports: &Imports, _path: &[String]) -> bool {
+        false
+    }
+
+    /// Reading the process's stdin is where such a server starts serving.
+    fn is_stdio_transport(&self, imports: &Imports, path: &[String]) -> bool {
+        let resolved = imports.resolve_segments(path);
+        resolved.last().is_some_and(|l| l == "stdin")
+            && resolved
+                .first()
+                .is_some_and(|r| r == "std" || r == "tokio" || r == "io")
+    }
+
+    fn is_stdio_pair(&self, _imports: &Imports, _a: &[String], _b: &[String]) -> bool {
+        false
+    }
+
+    fn writes_own_responses(&self) -> bool {
+        true
+    }
+
+    fn converts_argument_errors(&self, _role: Role) -> bool {
+        false
+    }
+
+    fn unknown_tool_error(&self, _name: &str) -> String {
+        String::new()
+    }
+
+    fn text_content(&self) -> &'static str {
+        ""
+    }
+
+    fn error_result(&self, _role: Role, message: &str) -> String {
+        format!("an error response carrying {message}")
+    }
+}

@@ -261,11 +261,18 @@ pub fn lint_workspace(
             match read_source(path) {
                 Ok(text) => {
                     let id = sources.add(SourceFile::new(path.clone(), display, text));
-                    let relative = path.strip_prefix(package.root()).unwrap_or(path);
+                    let absolute = path.canonicalize().unwrap_or_else(|_| path.clone());
+                    let root = package
+                        .root()
+                        .canonicalize()
+                        .unwrap_or_else(|_| package.root().to_path_buf());
+                    let relative = absolute.strip_prefix(&root).unwrap_or(&absolute);
+                    let mut module = vec![package.name.replace('-', "_")];
+                    module.extend(model::module_of(relative));
                     jobs_list.push(Job {
                         package: pi,
                         file: id,
-                        module: model::module_of(relative),
+                        module,
                     });
                 }
                 Err(message) => {
@@ -393,17 +400,27 @@ pub fn lint_workspace(
     let mut handlers = 0;
     for (pi, files) in per_package.iter().enumerate() {
         let package: &Package = &workspace.packages[pi];
+        // Helpers in other members of the workspace are followed like the package's own.
+        let mut linked: Vec<&FileModel> = files.iter().collect();
+        for (di, dep) in workspace.packages.iter().enumerate() {
+            if di != pi && package.dependency(&dep.name).is_some() {
+                linked.extend(per_package[di].iter());
+            }
+        }
         let facts = Facts::build(
             &sources,
             &abort_settings[pi],
             package,
             sdks[pi].as_deref(),
-            files,
+            &linked,
         );
-        handlers += facts.graph.roles.iter().filter(|r| r.is_handler()).count();
+        // The package's own files come first in `linked`.
+        handlers += (0..facts.graph.fns.len())
+            .filter(|&id| facts.graph.fns[id].file < files.len() && facts.role(id).is_handler())
+            .count();
         for lint in &enabled {
             let level = levels.get(lint.name()).copied().unwrap_or(Level::Warn);
-            for file in files {
+            for file in &linked {
                 for cand in file.candidates.iter().filter(|c| c.lint == lint.name()) {
                     if let Some(mut f) = lint.finish(cand, &facts) {
                         f.level = level;

@@ -228,6 +228,42 @@ fn pathological_nesting_is_reported_not_a_crash() {
 }
 
 #[test]
+fn helpers_in_other_workspace_members_are_followed() {
+    let dir = common::scratch_dir("workspace");
+    let write = |path: &str, text: &str| {
+        let full = dir.join(path);
+        std::fs::create_dir_all(full.parent().expect("parent")).expect("dirs");
+        std::fs::write(full, text).expect("write");
+    };
+    write(
+        "Cargo.toml",
+        "[workspace]\nmembers = [\"server\", \"notes-core\"]\n",
+    );
+    write(
+        "notes-core/Cargo.toml",
+        "[package]\nname = \"notes-core\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    write(
+        "notes-core/src/lib.rs",
+        "pub mod store {\n    pub fn load(path: &str) -> String {\n        std::fs::read_to_string(path).unwrap()\n    }\n}\n",
+    );
+    write(
+        "server/Cargo.toml",
+        "[package]\nname = \"server\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nrmcp = \"3.11\"\nnotes-core = { path = \"../notes-core\" }\n",
+    );
+    write(
+        "server/src/lib.rs",
+        "use rmcp::{tool, tool_router};\npub struct S;\n#[tool_router]\nimpl S {\n    #[tool(description = \"read\")]\n    async fn read(&self) -> String {\n        notes_core::store::load(\"/notes\")\n    }\n}\n",
+    );
+    let out = mcp_lint(&dir, &[".", "--message-format", "short"]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("notes-core/src/lib.rs:3:39: warning[mcp_lint::panic_in_tool]: `.unwrap()` can panic in `load`, reached from tool `read`"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn explain_and_lints() {
     let dir = common::repo();
     let out = mcp_lint(&dir, &["explain", "panic_in_tool"]);

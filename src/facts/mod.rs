@@ -23,7 +23,8 @@ pub struct Facts<'a> {
     pub abort_settings: &'a [AbortSetting],
     pub package: &'a Package,
     pub sdk: Option<&'a dyn Sdk>,
-    pub files: &'a [FileModel],
+    /// The package's files and those of the workspace members it depends on.
+    pub files: &'a [&'a FileModel],
     pub graph: CallGraph,
     pub stdio: stdio::StdioFacts,
     file_pos: HashMap<FileId, usize>,
@@ -42,7 +43,7 @@ impl<'a> Facts<'a> {
         abort_settings: &'a [AbortSetting],
         package: &'a Package,
         sdk: Option<&'a dyn Sdk>,
-        files: &'a [FileModel],
+        files: &'a [&'a FileModel],
     ) -> Self {
         let graph = CallGraph::build(files, sdk);
         let own_responses = sdk.is_some_and(|s| s.writes_own_responses());

@@ -31,7 +31,7 @@ impl StdioFacts {
     /// handler (hand-rolled servers, where reading stdin alone proves nothing: CLIs read it
     /// too).
     pub fn build(
-        files: &[FileModel],
+        files: &[&FileModel],
         graph: &CallGraph,
         transport_leads_to_handlers: bool,
     ) -> Self {
@@ -107,7 +107,7 @@ impl StdioFacts {
         facts
     }
 
-    fn propagate(&mut self, files: &[FileModel], graph: &CallGraph) {
+    fn propagate(&mut self, files: &[&FileModel], graph: &CallGraph) {
         self.whole = vec![false; graph.fns.len()];
         let mut queue: VecDeque<usize> = VecDeque::new();
         for (id, role) in graph.roles.iter().enumerate() {
@@ -142,7 +142,7 @@ impl StdioFacts {
     }
 
     /// Per fn: which parameters every call on the serving path passes as literal `false`.
-    fn false_flags(&self, files: &[FileModel], graph: &CallGraph) -> HashMap<usize, Vec<bool>> {
+    fn false_flags(&self, files: &[&FileModel], graph: &CallGraph) -> HashMap<usize, Vec<bool>> {
         // (seen a call, all calls passed `false`) per parameter.
         let mut seen: HashMap<usize, Vec<(bool, bool)>> = HashMap::new();
         for (id, r) in graph.fns.iter().enumerate() {
@@ -174,7 +174,7 @@ impl StdioFacts {
     /// Whether code under these `if` gates of fn `id` never runs on the serving path.
     fn gated_off(
         &self,
-        files: &[FileModel],
+        files: &[&FileModel],
         graph: &CallGraph,
         id: usize,
         gates: &[String],
@@ -200,7 +200,7 @@ impl StdioFacts {
     /// while the stdio server runs.
     pub fn on_serving_path(
         &self,
-        files: &[FileModel],
+        files: &[&FileModel],
         graph: &CallGraph,
         id: usize,
         site: (&[u32], usize),

@@ -41,7 +41,7 @@ pub struct CallGraph {
 const EXTERNAL_ROOTS: &[&str] = &["std", "core", "alloc", "tokio", "serde_json", "rmcp"];
 
 impl CallGraph {
-    pub fn build(files: &[FileModel], sdk: Option<&dyn Sdk>) -> CallGraph {
+    pub fn build(files: &[&FileModel], sdk: Option<&dyn Sdk>) -> CallGraph {
         let mut fns = Vec::new();
         for (file, model) in files.iter().enumerate() {
             for idx in 0..model.fns.len() {
@@ -129,7 +129,7 @@ impl CallGraph {
     }
 
     /// Whether a call site of fn `id` runs under a panic guard.
-    pub fn call_is_guarded(&self, files: &[FileModel], id: usize, site: usize) -> bool {
+    pub fn call_is_guarded(&self, files: &[&FileModel], id: usize, site: usize) -> bool {
         let r = self.fns[id];
         let calls = &files[r.file].fns[r.idx].calls;
         calls
@@ -140,7 +140,7 @@ impl CallGraph {
     /// Whether code inside the arguments of call `within` (and of the calls around it) runs
     /// under a panic guard: `catch_unwind(..)` itself, or a crate fn that calls
     /// `catch_unwind` (a project wrapper such as `catch_unwind_result(|| ..)`).
-    pub fn inside_guard(&self, files: &[FileModel], id: usize, mut within: Option<usize>) -> bool {
+    pub fn inside_guard(&self, files: &[&FileModel], id: usize, mut within: Option<usize>) -> bool {
         let r = self.fns[id];
         let calls = &files[r.file].fns[r.idx].calls;
         while let Some(s) = within {
@@ -209,10 +209,17 @@ fn resolve_path(
     let Some(candidates) = free.get(name.as_str()) else {
         return Vec::new();
     };
+    // Module paths start with the crate's name: `crate::a::f` is `[this_crate, a]`, and
+    // `other_member::a::f` names another workspace member's module directly.
+    let this_crate = caller.module.first().cloned().unwrap_or_default();
     let wanted: Vec<String> = match prefix.first().map(String::as_str) {
         None => caller.module.clone(),
         Some(root) if EXTERNAL_ROOTS.contains(&root) => return Vec::new(),
-        Some("crate") => prefix[1..].to_vec(),
+        Some("crate") => {
+            let mut m = vec![this_crate];
+            m.extend(prefix[1..].iter().cloned());
+            m
+        }
         Some("self") => {
             let mut m = caller.module.clone();
             m.extend(prefix[1..].iter().cloned());
@@ -230,6 +237,14 @@ fn resolve_path(
             m
         }
         Some(_) => {
+            let absolute: Vec<usize> = candidates
+                .iter()
+                .copied()
+                .filter(|&id| module_of(id) == prefix)
+                .collect();
+            if !absolute.is_empty() {
+                return absolute;
+            }
             let mut m = caller.module.clone();
             m.extend(prefix.iter().cloned());
             m
@@ -303,7 +318,7 @@ pub struct AliasTable<'a> {
 }
 
 impl<'a> AliasTable<'a> {
-    pub fn new(files: &'a [FileModel]) -> Self {
+    pub fn new(files: &'a [&'a FileModel]) -> Self {
         let mut by_name = HashMap::new();
         for f in files {
             for a in &f.aliases {

@@ -1,6 +1,6 @@
 //! Error codes written by the crate inside the JSON-RPC reserved range.
 
-use super::exprs::call_path;
+use super::exprs::{call_path, macro_name};
 use super::{Lint, declare_lint};
 use crate::diagnostic::Finding;
 use crate::facts::Facts;
@@ -47,6 +47,44 @@ pub fn reserved_reason(code: i64) -> Option<&'static str> {
     })
 }
 
+/// Finds `"code": <integer>` pairs at any depth of a `json!` body.
+fn json_codes(cx: &ExprCx<'_>, tokens: proc_macro2::TokenStream, out: &mut Vec<Candidate>) {
+    use proc_macro2::TokenTree;
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    for (i, t) in tokens.iter().enumerate() {
+        match t {
+            TokenTree::Group(g) => json_codes(cx, g.stream(), out),
+            TokenTree::Literal(l) if l.to_string() == "\"code\"" => {
+                let colon =
+                    matches!(tokens.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == ':');
+                if !colon {
+                    continue;
+                }
+                let (negative, at) = match tokens.get(i + 2) {
+                    Some(TokenTree::Punct(p)) if p.as_char() == '-' => (true, i + 3),
+                    _ => (false, i + 2),
+                };
+                let Some(TokenTree::Literal(number)) = tokens.get(at) else {
+                    continue;
+                };
+                let Ok(value) = number.to_string().parse::<i64>() else {
+                    continue;
+                };
+                let start = tokens[i + 2].span().byte_range().start;
+                let end = number.span().byte_range().end;
+                let span = crate::diagnostic::Span {
+                    file: cx.file,
+                    start,
+                    end,
+                };
+                let value = if negative { -value } else { value };
+                out.push(cx.candidate(ReservedErrorCode::NAME, span, Value::Literal(value)));
+            }
+            _ => {}
+        }
+    }
+}
+
 /// A free application code with the same last digits: -32050 → 1050.
 fn suggestion(code: i64) -> i64 {
     1000 + (-code - 32000)
@@ -57,13 +95,32 @@ impl Lint for ReservedErrorCode {
 
     fn check_expr(&self, cx: &ExprCx<'_>, expr: &syn::Expr, out: &mut Vec<Candidate>) {
         let Some(sdk) = cx.sdk else { return };
-        let Some((path, call)) = call_path(expr) else {
-            return;
+        let arg = match expr {
+            // `RpcError { code: -32050, .. }`.
+            syn::Expr::Struct(lit)
+                if lit.path.segments.last().is_some_and(|seg| {
+                    sdk.error_structs_with_code().iter().any(|n| seg.ident == n)
+                }) =>
+            {
+                let Some(field) = lit
+                    .fields
+                    .iter()
+                    .find(|f| matches!(&f.member, syn::Member::Named(n) if n == "code"))
+                else {
+                    return;
+                };
+                &field.expr
+            }
+            _ => {
+                let Some((path, call)) = call_path(expr) else {
+                    return;
+                };
+                if call.args.len() != 1 || !sdk.is_error_code_ctor(cx.imports, &path) {
+                    return;
+                }
+                &call.args[0]
+            }
         };
-        if call.args.len() != 1 || !sdk.is_error_code_ctor(cx.imports, &path) {
-            return;
-        }
-        let arg = &call.args[0];
         let value = match int_literal(arg) {
             Some(v) => Value::Literal(v),
             None => match arg {
@@ -74,6 +131,15 @@ impl Lint for ReservedErrorCode {
             },
         };
         out.push(cx.candidate(Self::NAME, cx.span(arg), value));
+    }
+
+    fn check_macro(&self, cx: &ExprCx<'_>, mac: &syn::Macro, out: &mut Vec<Candidate>) {
+        // `json!({"code": -32050, "message": ..})` where the server writes its own JSON-RPC.
+        let Some(sdk) = cx.sdk else { return };
+        if !sdk.writes_own_responses() || macro_name(mac) != "json" {
+            return;
+        }
+        json_codes(cx, mac.tokens.clone(), out);
     }
 
     fn finish(&self, cand: &Candidate, facts: &Facts<'_>) -> Option<Finding> {

@@ -82,6 +82,15 @@ impl Sdk for HandRolled {
         false
     }
 
+    fn error_structs_with_code(&self) -> &'static [&'static str] {
+        &[
+            "JsonRpcError",
+            "RpcError",
+            "ErrorObject",
+            "JsonRpcErrorObject",
+        ]
+    }
+
     /// Reading the process's stdin is where such a server starts serving.
     fn is_stdio_transport(&self, imports: &Imports, path: &[String]) -> bool {
         let resolved = imports.resolve_segments(path);

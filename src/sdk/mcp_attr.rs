@@ -23,6 +23,7 @@ pub static SPEC: Spec = Spec {
     error_result_ctors: &[],
     text_ctors: &[],
     result_types: &["CallToolResult"],
+    error_code_type: Some("ErrorCode"),
     catches_panics: false,
     error_result: "Ok(CallToolResult { content: vec![{message}.into()], is_error: Some(true), ..Default::default() })",
     unknown_tool_error: "bail_public!(ErrorCode::INVALID_PARAMS, \"unknown tool: {name}\");",

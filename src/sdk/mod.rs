@@ -165,6 +165,12 @@ pub trait Sdk: Send + Sync {
     /// Whether `path` names the SDK's error-code type (`ErrorCode(..)`).
     fn is_error_code_ctor(&self, imports: &Imports, path: &[String]) -> bool;
 
+    /// Names of error structs whose `code` field is a JSON-RPC error code
+    /// (`RpcError { code: -32050, .. }`).
+    fn error_structs_with_code(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Whether the call `path(args)` creates a stdio server transport.
     fn is_stdio_transport(&self, imports: &Imports, path: &[String]) -> bool;
 

@@ -27,6 +27,7 @@ pub static SPEC: Spec = Spec {
     error_result_ctors: &[],
     text_ctors: &[],
     result_types: &["CallToolResult"],
+    error_code_type: None,
     catches_panics: false,
     error_result: "Err(pmcp::Error::tool_rejected({message}, None))",
     unknown_tool_error: "return Err(pmcp::Error::invalid_params(format!(\"unknown tool: {name}\")));",

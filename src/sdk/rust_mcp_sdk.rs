@@ -140,6 +140,10 @@ impl Sdk for RustMcpSdk {
         false
     }
 
+    fn error_structs_with_code(&self) -> &'static [&'static str] {
+        &["RpcError"]
+    }
+
     fn is_stdio_transport(&self, imports: &Imports, path: &[String]) -> bool {
         let resolved = imports.resolve_segments(path);
         resolved.ends_with(&["StdioTransport".to_string(), "new".to_string()])

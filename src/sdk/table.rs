@@ -36,6 +36,8 @@ pub struct Spec {
     pub text_ctors: &'static [(&'static str, &'static str)],
     /// Names of the tool result struct.
     pub result_types: &'static [&'static str],
+    /// The error-code tuple struct users may build (`ErrorCode(-32050)`).
+    pub error_code_type: Option<&'static str>,
     /// Whether the SDK answers a panicking handler itself (turbomcp catches them).
     pub catches_panics: bool,
     /// Code that returns `{message}` as a tool error, and code that answers an unknown tool
@@ -172,8 +174,12 @@ impl Sdk for TableSdk {
         self.spec.result_types
     }
 
-    fn is_error_code_ctor(&self, _imports: &Imports, _path: &[String]) -> bool {
-        false
+    fn is_error_code_ctor(&self, imports: &Imports, path: &[String]) -> bool {
+        let Some(ty) = self.spec.error_code_type else {
+            return false;
+        };
+        let resolved = imports.resolve_segments(path);
+        resolved.last().is_some_and(|l| l == ty) && imports.may_come_from(path, self.spec.krate)
     }
 
     fn is_stdio_transport(&self, imports: &Imports, path: &[String]) -> bool {

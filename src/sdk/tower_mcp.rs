@@ -23,6 +23,7 @@ pub static SPEC: Spec = Spec {
     error_result_ctors: &[("CallToolResult", "error")],
     text_ctors: &[],
     result_types: &["CallToolResult"],
+    error_code_type: None,
     catches_panics: false,
     error_result: "Ok(CallToolResult::error({message}))",
     unknown_tool_error: "",

@@ -23,6 +23,7 @@ pub static SPEC: Spec = Spec {
     error_result_ctors: &[],
     text_ctors: &[],
     result_types: &["CallToolResult"],
+    error_code_type: None,
     catches_panics: true,
     error_result: "Err(McpError::internal({message}))",
     unknown_tool_error: "return Err(McpError::invalid_params(format!(\"unknown tool: {name}\")));",

@@ -26,6 +26,7 @@ pub static SPEC: Spec = Spec {
     error_result_ctors: &[],
     text_ctors: &[("ToolContent", "text")],
     result_types: &["ToolResult"],
+    error_code_type: None,
     catches_panics: false,
     error_result: "Ok(ToolResult { content: vec![ToolContent::text({message})], is_error: Some(true) })",
     unknown_tool_error: "return Err(MCPError::invalid_params(format!(\"unknown tool: {name}\")));",

@@ -290,17 +290,18 @@ pub fn lint_workspace(
         }
     }
 
-    let mut serves_tools_call = vec![false; workspace.packages.len()];
+    let mut hints = vec![sdk::SourceHints::default(); workspace.packages.len()];
     for job in &jobs_list {
-        if sources.get(job.file).text.contains("\"tools/call\"") {
-            serves_tools_call[job.package] = true;
-        }
+        let text = &sources.get(job.file).text;
+        let h = &mut hints[job.package];
+        h.serves_tools_call |= text.contains("\"tools/call\"");
+        h.catches_panics |= text.contains(".catch_panics(");
     }
     let sdks: Vec<Option<Box<dyn sdk::Sdk>>> = workspace
         .packages
         .iter()
-        .zip(&serves_tools_call)
-        .map(|(p, serves)| sdk::detect(p, *serves))
+        .zip(&hints)
+        .map(|(p, h)| sdk::detect(p, *h))
         .collect();
     let renames: Vec<HashMap<String, String>> =
         workspace.packages.iter().map(crate_renames).collect();

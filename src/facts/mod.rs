@@ -109,12 +109,32 @@ impl<'a> Facts<'a> {
         })
     }
 
-    pub fn reach(&self, id: usize) -> Option<Reach> {
+    /// How a site is reached from a handler: through the fn holding it, or directly when it
+    /// sits in a handler closure.
+    pub fn reach(&self, cand: &Candidate) -> Option<Reach> {
+        let id = self.fn_id(cand)?;
         self.reach_in(&self.graph.reach, id)
+            .or_else(|| self.closure_reach(cand, id))
     }
 
-    pub fn panic_reach(&self, id: usize) -> Option<Reach> {
+    /// As [`Facts::reach`], skipping code run under a panic guard.
+    pub fn panic_reach(&self, cand: &Candidate) -> Option<Reach> {
+        let id = self.fn_id(cand)?;
         self.reach_in(&self.graph.panic_reach, id)
+            .or_else(|| self.closure_reach(cand, id))
+    }
+
+    fn closure_reach(&self, cand: &Candidate, id: usize) -> Option<Reach> {
+        cand.in_handler_closure.then(|| Reach {
+            handler: id,
+            chain: vec![id],
+        })
+    }
+
+    /// Whether the site's handler runs tools: a tool or dispatcher, or a handler closure.
+    pub fn reaches_tool(&self, reach: &Reach) -> bool {
+        let role = self.role(reach.handler);
+        role.handles_tools() || !role.is_handler()
     }
 
     /// "tool `add`" or "request handler `get_prompt`".
@@ -122,9 +142,13 @@ impl<'a> Facts<'a> {
         let f = self.fn_model(id);
         let name = match (self.role(id), &f.owner) {
             // `impl AsyncTool<S> for SearchTool { fn invoke }`: the tool is the type.
-            (crate::sdk::Role::TraitTool, Some(owner)) => owner.clone(),
+            (Role::TraitTool, Some(owner)) => owner.clone(),
             _ => f.display_name(),
         };
+        if !self.role(id).is_handler() {
+            // A fn holding handler closures (tower-mcp's `ToolBuilder::..handler(..)`).
+            return format!("the tool handler closure in `{name}`");
+        }
         format!("{} `{}`", self.role(id).noun(), name)
     }
 

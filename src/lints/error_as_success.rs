@@ -291,7 +291,10 @@ impl Lint for ErrorAsSuccess {
                 }
                 return;
             }
-            for text in content_texts(cx, arg) {
+            // `CallToolResult::text(msg)` takes the text itself; rmcp's take content blocks.
+            let mut texts = content_texts(cx, arg);
+            texts.push(arg.clone());
+            for text in texts {
                 if let Some((span, why)) = failure_text(&text, bound, cx.file) {
                     out.push(cx.candidate(Self::NAME, span, site(why)));
                     return;
@@ -357,9 +360,8 @@ impl Lint for ErrorAsSuccess {
             }
             None => cand.data.downcast_ref::<Site>()?,
         };
-        let reach = facts.reach(id)?;
-        let handler_role = facts.role(reach.handler);
-        if !handler_role.handles_tools() {
+        let reach = facts.reach(cand)?;
+        if !facts.reaches_tool(&reach) {
             return None;
         }
         // Text returned by a helper is only a tool result in the tool itself.

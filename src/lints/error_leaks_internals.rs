@@ -226,8 +226,8 @@ impl Lint for ErrorLeaksInternals {
     fn finish(&self, cand: &Candidate, facts: &Facts<'_>) -> Option<Finding> {
         let site = cand.data.downcast_ref::<Site>()?;
         let id = facts.fn_id(cand)?;
-        let reach = facts.reach(id)?;
-        if !facts.role(reach.handler).handles_tools() {
+        let reach = facts.reach(cand)?;
+        if !facts.reaches_tool(&reach) {
             return None;
         }
         if site.via_err && (reach.chain.len() > 1 || facts.graph.channels[id] != Channel::ToolError)

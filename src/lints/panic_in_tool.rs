@@ -256,7 +256,7 @@ pub(crate) fn reached(cand: &Candidate, site: &Site, facts: &Facts<'_>) -> Optio
         return None;
     }
     let id = facts.fn_id(cand)?;
-    let reach = facts.panic_reach(id)?;
+    let reach = facts.panic_reach(cand)?;
     if facts.graph.inside_guard(facts.files, id, cand.within) {
         return None;
     }

@@ -111,7 +111,20 @@ impl CallGraph {
             .map(|(id, r)| channel_of(roles[id], get(*r)))
             .collect();
 
-        let reach = bfs(&fns, &callees, &roles, |_, _| true);
+        // Per fn: the call sites made inside handler closures.
+        let closure_calls: Vec<Vec<usize>> = fns
+            .iter()
+            .map(|r| {
+                get(*r)
+                    .calls
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| c.in_handler_closure)
+                    .map(|(i, _)| i)
+                    .collect()
+            })
+            .collect();
+        let reach = bfs(&fns, &callees, &roles, &closure_calls, |_, _| true);
         let mut graph = CallGraph {
             fns,
             ids,
@@ -121,9 +134,13 @@ impl CallGraph {
             reach,
             panic_reach: Vec::new(),
         };
-        let panic_reach = bfs(&graph.fns, &graph.callees, &graph.roles, |id, site| {
-            !graph.call_is_guarded(files, id, site)
-        });
+        let panic_reach = bfs(
+            &graph.fns,
+            &graph.callees,
+            &graph.roles,
+            &closure_calls,
+            |id, site| !graph.call_is_guarded(files, id, site),
+        );
         graph.panic_reach = panic_reach;
         graph
     }
@@ -280,6 +297,7 @@ fn bfs(
     fns: &[FnRef],
     callees: &[Vec<(usize, usize)>],
     roles: &[Role],
+    closure_calls: &[Vec<usize>],
     follow: impl Fn(usize, usize) -> bool,
 ) -> Vec<Option<Reached>> {
     let mut reach: Vec<Option<Reached>> = vec![None; fns.len()];
@@ -291,6 +309,21 @@ fn bfs(
                 parent: None,
             });
             queue.push_back(id);
+        }
+    }
+    // Calls made inside handler closures (tower-mcp) start at the fn holding the closure.
+    for id in 0..fns.len() {
+        for &(target, site) in &callees[id] {
+            if reach[target].is_none()
+                && closure_calls.get(id).is_some_and(|c| c.contains(&site))
+                && follow(id, site)
+            {
+                reach[target] = Some(Reached {
+                    handler: id,
+                    parent: Some(id),
+                });
+                queue.push_back(target);
+            }
         }
     }
     while let Some(id) = queue.pop_front() {

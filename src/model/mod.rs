@@ -30,6 +30,8 @@ pub struct Candidate {
     /// The innermost call whose arguments hold the site (an index into [`FnModel::calls`]):
     /// a site inside `guard(|| ..)` is guarded when `guard` catches panics.
     pub within: Option<usize>,
+    /// Inside a closure the SDK runs as a tool handler (tower-mcp's `.handler(|..| ..)`).
+    pub in_handler_closure: bool,
     pub data: Box<dyn Any + Send + Sync>,
 }
 
@@ -55,6 +57,8 @@ pub struct CallSite {
     pub gates: Vec<String>,
     /// Per argument: its value when it is a `true`/`false` literal.
     pub bool_args: Vec<Option<bool>>,
+    /// Made inside a closure the SDK runs as a tool handler.
+    pub in_handler_closure: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -38,6 +38,7 @@ impl FnCx<'_> {
             span,
             branch: Vec::new(),
             within: None,
+            in_handler_closure: false,
             data: Box::new(data),
         }
     }
@@ -115,7 +116,22 @@ pub struct ExprCx<'a> {
     pub state: &'a WalkState,
 }
 
+/// Whether the walk is inside a closure the SDK runs as a tool handler.
+fn in_handler_closure(state: &WalkState, sdk: Option<&dyn Sdk>) -> bool {
+    let Some(sdk) = sdk else { return false };
+    let methods = sdk.handler_closure_methods();
+    state
+        .closures
+        .iter()
+        .any(|c| c.as_deref().is_some_and(|m| methods.contains(&m)))
+}
+
 impl ExprCx<'_> {
+    /// Inside a closure the SDK runs as a tool handler.
+    pub fn in_handler_closure(&self) -> bool {
+        in_handler_closure(self.state, self.sdk)
+    }
+
     pub fn span(&self, node: &impl Spanned) -> Span {
         span_of(self.file, node.span())
     }
@@ -132,6 +148,7 @@ impl ExprCx<'_> {
             span,
             branch: self.state.branch.clone(),
             within: self.state.open_calls.last().copied(),
+            in_handler_closure: self.in_handler_closure(),
             data: Box::new(data),
         }
     }
@@ -377,6 +394,10 @@ fn is_fallback_pattern(pat: &syn::Pat) -> bool {
 }
 
 impl Walker<'_> {
+    fn in_handler_closure(&self) -> bool {
+        in_handler_closure(&self.state, self.cx.sdk)
+    }
+
     fn new_group(&mut self) -> u32 {
         self.state.next_group += 1;
         self.state.next_group
@@ -422,6 +443,7 @@ impl Walker<'_> {
             within: self.state.open_calls.last().copied(),
             gates: self.state.gates.clone(),
             bool_args: args.iter().map(|a| bool_literal(a)).collect(),
+            in_handler_closure: self.in_handler_closure(),
         });
         self.calls.len() - 1
     }

@@ -128,6 +128,12 @@ pub trait Sdk: Send + Sync {
         false
     }
 
+    /// Builder methods whose closure argument is a tool handler (tower-mcp's
+    /// `ToolBuilder::handler(|input| async move { .. })`).
+    fn handler_closure_methods(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Whether the SDK answers a panicking handler itself, so panics do not leave requests
     /// unanswered.
     fn catches_panics(&self) -> bool {
@@ -193,9 +199,18 @@ pub trait Sdk: Send + Sync {
     fn error_result(&self, role: Role, message: &str) -> String;
 }
 
-/// Picks the SDK a package builds with. `serves_tools_call` tells whether the package's source
-/// mentions `"tools/call"` (a hand-rolled JSON-RPC server when no SDK is a dependency).
-pub fn detect(package: &Package, serves_tools_call: bool) -> Option<Box<dyn Sdk>> {
+/// What a cheap scan of a package's source text tells before parsing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SourceHints {
+    /// The source mentions `"tools/call"`: a hand-rolled JSON-RPC server when no SDK is a
+    /// dependency.
+    pub serves_tools_call: bool,
+    /// The source calls `.catch_panics()` (tower-mcp's opt-in panic guard).
+    pub catches_panics: bool,
+}
+
+/// Picks the SDK a package builds with.
+pub fn detect(package: &Package, hints: SourceHints) -> Option<Box<dyn Sdk>> {
     if package.dependency("rmcp").is_some() {
         return Some(Box::new(rmcp::Rmcp::new(package.resolved_version("rmcp"))));
     }
@@ -215,10 +230,11 @@ pub fn detect(package: &Package, serves_tools_call: bool) -> Option<Box<dyn Sdk>
             return Some(Box::new(table::TableSdk::new(
                 spec,
                 package.resolved_version(spec.package),
+                hints.catches_panics,
             )));
         }
     }
-    if serves_tools_call && package.dependency("serde_json").is_some() {
+    if hints.serves_tools_call && package.dependency("serde_json").is_some() {
         return Some(Box::new(handrolled::HandRolled));
     }
     None

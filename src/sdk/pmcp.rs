@@ -29,6 +29,8 @@ pub static SPEC: Spec = Spec {
     result_types: &["CallToolResult"],
     error_code_type: None,
     catches_panics: false,
+    opt_in_catch_panics: false,
+    handler_closure_methods: &[],
     error_result: "Err(pmcp::Error::tool_rejected({message}, None))",
     unknown_tool_error: "return Err(pmcp::Error::invalid_params(format!(\"unknown tool: {name}\")));",
     text_content: "Content::text",

@@ -40,6 +40,10 @@ pub struct Spec {
     pub error_code_type: Option<&'static str>,
     /// Whether the SDK answers a panicking handler itself (turbomcp catches them).
     pub catches_panics: bool,
+    /// Whether calling `.catch_panics()` somewhere turns that on (tower-mcp).
+    pub opt_in_catch_panics: bool,
+    /// Builder methods whose closure argument is a tool handler.
+    pub handler_closure_methods: &'static [&'static str],
     /// Code that returns `{message}` as a tool error, and code that answers an unknown tool
     /// (`{name}`) the spec's way.
     pub error_result: &'static str,
@@ -50,11 +54,17 @@ pub struct Spec {
 pub struct TableSdk {
     spec: &'static Spec,
     version: Option<Version>,
+    /// The crate calls `.catch_panics()`.
+    opted_in_catch_panics: bool,
 }
 
 impl TableSdk {
-    pub fn new(spec: &'static Spec, version: Option<Version>) -> Self {
-        TableSdk { spec, version }
+    pub fn new(spec: &'static Spec, version: Option<Version>, opted_in_catch_panics: bool) -> Self {
+        TableSdk {
+            spec,
+            version,
+            opted_in_catch_panics,
+        }
     }
 
     fn assoc<'p>(&self, imports: &Imports, path: &'p [String]) -> Option<(Vec<String>, &'p str)> {
@@ -202,7 +212,11 @@ impl Sdk for TableSdk {
     }
 
     fn catches_panics(&self) -> bool {
-        self.spec.catches_panics
+        self.spec.catches_panics || (self.spec.opt_in_catch_panics && self.opted_in_catch_panics)
+    }
+
+    fn handler_closure_methods(&self) -> &'static [&'static str] {
+        self.spec.handler_closure_methods
     }
 
     fn protocol_error_code(&self, ctor: Option<ErrorCtor>) -> Option<i64> {

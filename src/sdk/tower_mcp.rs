@@ -25,6 +25,8 @@ pub static SPEC: Spec = Spec {
     result_types: &["CallToolResult"],
     error_code_type: None,
     catches_panics: false,
+    opt_in_catch_panics: true,
+    handler_closure_methods: &["handler", "extractor_handler", "no_params_handler"],
     error_result: "Ok(CallToolResult::error({message}))",
     unknown_tool_error: "",
     text_content: "CallToolResult::text",

@@ -312,8 +312,8 @@ fn bfs(
         }
     }
     // Calls made inside handler closures (tower-mcp) start at the fn holding the closure.
-    for id in 0..fns.len() {
-        for &(target, site) in &callees[id] {
+    for (id, calls) in callees.iter().enumerate() {
+        for &(target, site) in calls {
             if reach[target].is_none()
                 && closure_calls.get(id).is_some_and(|c| c.contains(&site))
                 && follow(id, site)

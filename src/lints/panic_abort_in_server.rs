@@ -23,13 +23,13 @@ impl Lint for PanicAbortInServer {
     lint_meta!();
 
     fn check_expr(&self, cx: &ExprCx<'_>, expr: &syn::Expr, out: &mut Vec<Candidate>) {
-        if let Some((span, site)) = panic_site(cx, expr) {
+        if let Some((span, site)) = panic_site(cx, expr, true) {
             out.push(cx.candidate(Self::NAME, span, site));
         }
     }
 
     fn check_macro(&self, cx: &ExprCx<'_>, mac: &syn::Macro, out: &mut Vec<Candidate>) {
-        if let Some((span, site)) = panic_macro(cx, mac) {
+        if let Some((span, site)) = panic_macro(cx, mac, true) {
             out.push(cx.candidate(Self::NAME, span, site));
         }
     }
@@ -47,7 +47,7 @@ impl Lint for PanicAbortInServer {
         for file in facts.files {
             for cand in file.candidates.iter().filter(|c| c.lint == Self::NAME) {
                 if let Some(site) = cand.data.downcast_ref::<Site>()
-                    && let Some(reach) = reached(cand, site, facts)
+                    && let Some(reach) = reached(cand, site, facts, true)
                 {
                     sites.push((cand.span, site.what.clone(), reach.handler));
                 }

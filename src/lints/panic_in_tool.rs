@@ -176,8 +176,12 @@ fn index_can_panic(index: &syn::Expr) -> bool {
 }
 
 /// A panic site at this expression: `unwrap`/`expect`, `process::exit`, risky indexing.
-pub(crate) fn panic_site(cx: &ExprCx<'_>, expr: &syn::Expr) -> Option<(Span, Site)> {
-    if cx.fn_idx.is_none() || cx.state.catch_unwind > 0 {
+pub(crate) fn panic_site(
+    cx: &ExprCx<'_>,
+    expr: &syn::Expr,
+    include_guarded: bool,
+) -> Option<(Span, Site)> {
+    if cx.fn_idx.is_none() || (cx.state.catch_unwind > 0 && !include_guarded) {
         return None;
     }
     let site = match expr {
@@ -233,9 +237,16 @@ pub(crate) fn panic_site(cx: &ExprCx<'_>, expr: &syn::Expr) -> Option<(Span, Sit
 }
 
 /// A panicking macro: `panic!`, `todo!`, `assert!`, ..
-pub(crate) fn panic_macro(cx: &ExprCx<'_>, mac: &syn::Macro) -> Option<(Span, Site)> {
+pub(crate) fn panic_macro(
+    cx: &ExprCx<'_>,
+    mac: &syn::Macro,
+    include_guarded: bool,
+) -> Option<(Span, Site)> {
     let name = macro_name(mac);
-    if cx.fn_idx.is_none() || cx.state.catch_unwind > 0 || !PANIC_MACROS.contains(&name.as_str()) {
+    if cx.fn_idx.is_none()
+        || (cx.state.catch_unwind > 0 && !include_guarded)
+        || !PANIC_MACROS.contains(&name.as_str())
+    {
         return None;
     }
     let span = span_of(cx.file, mac.path.span());
@@ -251,15 +262,27 @@ pub(crate) fn panic_macro(cx: &ExprCx<'_>, mac: &syn::Macro) -> Option<(Span, Si
 
 /// How a panic site is reached from a handler, when it is: not under a panic guard, and
 /// (for indexing) in the handler itself.
-pub(crate) fn reached(cand: &Candidate, site: &Site, facts: &Facts<'_>) -> Option<Reach> {
-    if facts.sdk.is_some_and(|sdk| sdk.catches_panics()) {
-        return None;
-    }
-    let id = facts.fn_id(cand)?;
-    let reach = facts.panic_reach(cand)?;
-    if facts.graph.inside_guard(facts.files, id, cand.within) {
-        return None;
-    }
+/// How a panic site is reached from a handler, when it is: not under a panic guard (the SDK's
+/// or the project's), and (for indexing) in the handler itself. With `panic = "abort"` no
+/// guard can catch anything, so `under_abort` counts guarded sites too.
+pub(crate) fn reached(
+    cand: &Candidate,
+    site: &Site,
+    facts: &Facts<'_>,
+    under_abort: bool,
+) -> Option<Reach> {
+    let reach = if under_abort {
+        facts.reach(cand)?
+    } else {
+        if facts.sdk.is_some_and(|sdk| sdk.catches_panics()) {
+            return None;
+        }
+        let id = facts.fn_id(cand)?;
+        if facts.graph.inside_guard(facts.files, id, cand.within) {
+            return None;
+        }
+        facts.panic_reach(cand)?
+    };
     // Offsets in helpers are mostly computed from the same data (`find`, `clamp`):
     // indexing is only reported in the handler itself, where arguments arrive.
     if site.kind == Kind::Index && reach.chain.len() > 1 {
@@ -272,13 +295,13 @@ impl Lint for PanicInTool {
     lint_meta!();
 
     fn check_expr(&self, cx: &ExprCx<'_>, expr: &syn::Expr, out: &mut Vec<Candidate>) {
-        if let Some((span, site)) = panic_site(cx, expr) {
+        if let Some((span, site)) = panic_site(cx, expr, false) {
             out.push(cx.candidate(Self::NAME, span, site));
         }
     }
 
     fn check_macro(&self, cx: &ExprCx<'_>, mac: &syn::Macro, out: &mut Vec<Candidate>) {
-        if let Some((span, site)) = panic_macro(cx, mac) {
+        if let Some((span, site)) = panic_macro(cx, mac, false) {
             out.push(cx.candidate(Self::NAME, span, site));
         }
     }
@@ -286,7 +309,7 @@ impl Lint for PanicInTool {
     fn finish(&self, cand: &Candidate, facts: &Facts<'_>) -> Option<Finding> {
         let site = cand.data.downcast_ref::<Site>()?;
         let id = facts.fn_id(cand)?;
-        let reach = reached(cand, site, facts)?;
+        let reach = reached(cand, site, facts, false)?;
         let handler = facts.handler_phrase(reach.handler);
         let place = if reach.chain.len() > 1 {
             format!(

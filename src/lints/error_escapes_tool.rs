@@ -105,6 +105,89 @@ pub(crate) fn operand_span(cx: &ExprCx<'_>, expr: &syn::Expr) -> crate::diagnost
     }
 }
 
+/// A JSON-RPC error response a hand-rolled server builds itself: `json!({"error": {"code":
+/// .., ..}})` or `JsonRpcResponse::error(..)`. Returns whether it is about the arguments
+/// (then it is validation, reported by `validation_as_protocol_error`). Unknown-tool answers
+/// and catch-all arms are left alone.
+pub(crate) fn own_error_response(cx: &ExprCx<'_>, expr: &syn::Expr) -> Option<bool> {
+    let sdk = cx.sdk?;
+    if !sdk.writes_own_responses() || cx.state.fallback_arm > 0 || mentions_unknown_tool(expr) {
+        return None;
+    }
+    let is_response = match expr {
+        syn::Expr::Macro(m) if super::exprs::macro_name(&m.mac) == "json" => {
+            has_error_object(m.mac.tokens.clone())
+        }
+        syn::Expr::Call(_) => call_path(expr).is_some_and(|(path, _)| {
+            let n = path.len();
+            n >= 2
+                && path[n - 1] == "error"
+                && (path[n - 2].ends_with("Response") || path[n - 2].ends_with("Error"))
+        }),
+        _ => false,
+    };
+    if !is_response {
+        return None;
+    }
+    let text = quote::ToTokens::to_token_stream(expr)
+        .to_string()
+        .to_lowercase();
+    Some(text.contains("param") || text.contains("argument"))
+}
+
+/// `"error": { .. "code" .. }` at the top level of a `json!` body.
+fn has_error_object(tokens: proc_macro2::TokenStream) -> bool {
+    use proc_macro2::TokenTree;
+    let tokens: Vec<TokenTree> = match tokens.into_iter().next() {
+        Some(TokenTree::Group(g)) => g.stream().into_iter().collect(),
+        _ => return false,
+    };
+    tokens.windows(3).any(|w| match w {
+        [
+            TokenTree::Literal(key),
+            TokenTree::Punct(colon),
+            TokenTree::Group(body),
+        ] => {
+            key.to_string() == "\"error\""
+                && colon.as_char() == ':'
+                && body
+                    .stream()
+                    .into_iter()
+                    .any(|t| t.to_string() == "\"code\"")
+        }
+        _ => false,
+    })
+}
+
+/// A tool failure a hand-rolled dispatcher answers with a JSON-RPC error object.
+pub(crate) struct OwnErrorResponse;
+
+/// The finding for an [`OwnErrorResponse`] in a hand-rolled tool dispatcher.
+pub(crate) fn own_error_finding(
+    cand: &Candidate,
+    facts: &Facts<'_>,
+    lint: &'static str,
+    what: &str,
+) -> Option<Finding> {
+    let id = facts.fn_id(cand)?;
+    if facts.role(id) != Role::Dispatcher {
+        return None;
+    }
+    Some(
+        Finding::new(
+            lint,
+            cand.span,
+            format!(
+                "{} answers {what} with a JSON-RPC error object",
+                facts.handler_phrase(id)
+            ),
+        )
+        .label("the client gets a protocol error, not a tool result the model can read")
+        .note("a tool that ran and failed must answer with a result that has `isError: true`; JSON-RPC errors are for requests the server cannot process")
+        .help("answer with a result instead:\n    json!({ \"content\": [{ \"type\": \"text\", \"text\": message }], \"isError\": true })"),
+    )
+}
+
 /// `mutex.lock().map_err(..)`: poisoning is a server bug, not a tool failure.
 fn is_lock_failure(expr: &syn::Expr) -> bool {
     match peel(expr) {
@@ -140,6 +223,10 @@ impl Lint for ErrorEscapesTool {
 
     fn check_expr(&self, cx: &ExprCx<'_>, expr: &syn::Expr, out: &mut Vec<Candidate>) {
         if cx.fn_idx.is_none() || !cx.state.at_fn_level() {
+            return;
+        }
+        if own_error_response(cx, expr) == Some(false) {
+            out.push(cx.candidate(Self::NAME, cx.span(expr), OwnErrorResponse));
             return;
         }
         let (span, site) = match expr {
@@ -186,6 +273,9 @@ impl Lint for ErrorEscapesTool {
     }
 
     fn finish(&self, cand: &Candidate, facts: &Facts<'_>) -> Option<Finding> {
+        if cand.data.is::<OwnErrorResponse>() {
+            return own_error_finding(cand, facts, Self::NAME, "a tool's failure");
+        }
         let site = cand.data.downcast_ref::<Site>()?;
         let id = facts.fn_id(cand)?;
         let role = facts.role(id);

@@ -5,8 +5,8 @@
 use syn::spanned::Spanned;
 
 use super::error_escapes_tool::{
-    ctor_message, err_call_arg, error_ctor_of, is_sdk_argument_parse, mentions_unknown_tool,
-    operand_span,
+    OwnErrorResponse, ctor_message, err_call_arg, error_ctor_of, is_sdk_argument_parse,
+    mentions_unknown_tool, operand_span, own_error_finding, own_error_response,
 };
 use super::{Lint, declare_lint};
 use crate::diagnostic::Finding;
@@ -46,6 +46,10 @@ impl Lint for ValidationAsProtocolError {
 
     fn check_expr(&self, cx: &ExprCx<'_>, expr: &syn::Expr, out: &mut Vec<Candidate>) {
         if cx.fn_idx.is_none() || !cx.state.at_fn_level() {
+            return;
+        }
+        if own_error_response(cx, expr) == Some(true) {
+            out.push(cx.candidate(Self::NAME, cx.span(expr), OwnErrorResponse));
             return;
         }
         let fallback_arm = cx.state.fallback_arm > 0;
@@ -93,6 +97,9 @@ impl Lint for ValidationAsProtocolError {
     }
 
     fn finish(&self, cand: &Candidate, facts: &Facts<'_>) -> Option<Finding> {
+        if cand.data.is::<OwnErrorResponse>() {
+            return own_error_finding(cand, facts, Self::NAME, "invalid tool arguments");
+        }
         let site = cand.data.downcast_ref::<Site>()?;
         let id = facts.fn_id(cand)?;
         let role = facts.role(id);

@@ -132,7 +132,12 @@ pub(crate) fn own_error_response(cx: &ExprCx<'_>, expr: &syn::Expr) -> Option<bo
     let text = quote::ToTokens::to_token_stream(expr)
         .to_string()
         .to_lowercase();
-    Some(text.contains("param") || text.contains("argument"))
+    // "Invalid parameters" answers a `params` object that fails the `CallToolRequest` schema:
+    // a malformed request, which the spec answers with a protocol error.
+    if text.contains("param") && !text.contains("argument") {
+        return None;
+    }
+    Some(text.contains("argument"))
 }
 
 /// `"error": { .. "code" .. }` at the top level of a `json!` body.

@@ -1,7 +1,7 @@
 //@ dep: serde_json = "1"
 // A hand-rolled server's tools/call dispatcher: an execution failure answered with a JSON-RPC
 // error object (reported), invalid arguments answered the same way (validation), and the
-// unknown-tool answer (spec-mandated, not reported).
+// malformed-request and unknown-tool answers (spec-mandated, not reported).
 use serde_json::{Value, json};
 
 struct McpResponse;
@@ -16,6 +16,10 @@ impl McpResponse {
 }
 
 fn handle_tools_call(id: Value, params: &Value) -> Value {
+    // The request's `params` fail the CallToolRequest schema: a protocol error by spec.
+    if !params.is_object() {
+        return McpResponse::error(id, -32602, "Invalid parameters".into());
+    }
     let Some(path) = params["arguments"]["path"].as_str() else {
         return McpResponse::error(id, -32602, "missing argument: path".into());
     };

@@ -403,8 +403,14 @@ pub fn lint_workspace(
         let package: &Package = &workspace.packages[pi];
         // Helpers in other members of the workspace are followed like the package's own.
         let mut linked: Vec<&FileModel> = files.iter().collect();
+        // (A member that is an MCP SDK or server of another kind keeps its own verdicts.)
+        let sdk_name = sdks[pi].as_ref().map(|s| s.name());
         for (di, dep) in workspace.packages.iter().enumerate() {
-            if di != pi && package.dependency(&dep.name).is_some() {
+            let dep_sdk = sdks[di].as_ref().map(|s| s.name());
+            if di != pi
+                && package.dependency(&dep.name).is_some()
+                && (dep_sdk.is_none() || dep_sdk == sdk_name)
+            {
                 linked.extend(per_package[di].iter());
             }
         }
@@ -414,6 +420,7 @@ pub fn lint_workspace(
             package,
             sdks[pi].as_deref(),
             &linked,
+            files.len(),
         );
         // The package's own files come first in `linked`.
         handlers += (0..facts.graph.fns.len())

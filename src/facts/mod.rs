@@ -44,10 +44,20 @@ impl<'a> Facts<'a> {
         package: &'a Package,
         sdk: Option<&'a dyn Sdk>,
         files: &'a [&'a FileModel],
+        own_files: usize,
     ) -> Self {
-        let graph = CallGraph::build(files, sdk);
+        let mut graph = CallGraph::build(files, own_files, sdk, true);
         let own_responses = sdk.is_some_and(|s| s.writes_own_responses());
-        let stdio = stdio::StdioFacts::build(files, &graph, own_responses);
+        let mut stdio = stdio::StdioFacts::build(files, &graph, own_responses);
+        let reads_stdin = files[..own_files.min(files.len())]
+            .iter()
+            .any(|f| !f.stdio_sites.is_empty());
+        if own_responses && !reads_stdin {
+            // Hand-rolled dispatch in a crate that never reads stdin: a client or a library,
+            // not a stdio server; its "handlers" are not handlers.
+            graph = CallGraph::build(files, own_files, sdk, false);
+            stdio = stdio::StdioFacts::build(files, &graph, own_responses);
+        }
         let file_pos = files.iter().enumerate().map(|(i, f)| (f.file, i)).collect();
         Facts {
             sources,

@@ -41,7 +41,16 @@ pub struct CallGraph {
 const EXTERNAL_ROOTS: &[&str] = &["std", "core", "alloc", "tokio", "serde_json", "rmcp"];
 
 impl CallGraph {
-    pub fn build(files: &[&FileModel], sdk: Option<&dyn Sdk>) -> CallGraph {
+    /// `own_files`: how many of `files` (from the front) belong to the package; the rest are
+    /// workspace members it depends on, whose handlers and error channels were judged by their
+    /// own SDK. With `handlers` false no fn is a handler (a hand-rolled "server" that never
+    /// serves).
+    pub fn build(
+        files: &[&FileModel],
+        own_files: usize,
+        sdk: Option<&dyn Sdk>,
+        handlers: bool,
+    ) -> CallGraph {
         let mut fns = Vec::new();
         for (file, model) in files.iter().enumerate() {
             for idx in 0..model.fns.len() {
@@ -86,7 +95,13 @@ impl CallGraph {
         }
 
         let aliases = AliasTable::new(files);
-        let mut roles: Vec<Role> = fns.iter().map(|r| get(*r).role).collect();
+        let mut roles: Vec<Role> = fns
+            .iter()
+            .map(|r| match get(*r).role {
+                role if role.is_handler() && !handlers => Role::None,
+                role => role,
+            })
+            .collect();
         let channel_of = |role: Role, f: &FnModel| {
             sdk.map_or(Channel::Unknown, |s| {
                 s.err_channel(role, &aliases.expand(&f.ret))
@@ -94,7 +109,7 @@ impl CallGraph {
         };
         // A fn a dispatcher calls and whose errors are protocol errors is a tool in effect.
         for id in 0..fns.len() {
-            if roles[id] != Role::Dispatcher {
+            if roles[id] != Role::Dispatcher || fns[id].file >= own_files {
                 continue;
             }
             for &(target, _) in &callees[id] {
@@ -108,7 +123,13 @@ impl CallGraph {
         let channels = fns
             .iter()
             .enumerate()
-            .map(|(id, r)| channel_of(roles[id], get(*r)))
+            .map(|(id, r)| {
+                if r.file < own_files {
+                    channel_of(roles[id], get(*r))
+                } else {
+                    Channel::Unknown
+                }
+            })
             .collect();
 
         // Per fn: the call sites made inside handler closures.

@@ -11,11 +11,11 @@ use crate::workspace::Version;
 pub struct HandRolled;
 
 /// Names hand-rolled servers give the fn that runs `tools/call` (seen in public servers).
+/// (`call_tool` is left out: clients name their sending method so.)
 const DISPATCH_NAMES: &[&str] = &[
     "handle_tools_call",
     "handle_tool_call",
     "handle_call_tool",
-    "call_tool",
     "dispatch_tool",
 ];
 

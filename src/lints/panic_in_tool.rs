@@ -102,6 +102,8 @@ fn checked_before(cx: &ExprCx<'_>, receiver: &syn::Expr) -> bool {
     match first.as_deref() {
         None => state.variant_checked.contains(&root),
         Some("strip_prefix" | "strip_suffix") => state.affix_checked.contains(&root),
+        // `if it.peek().is_some() { it.next().unwrap() }`.
+        Some("next") if state.variant_checked.contains(&root) => true,
         Some(
             "iter" | "into_iter" | "chars" | "first" | "last" | "next" | "pop" | "keys" | "values",
         ) => state.length_checked.contains(&root),

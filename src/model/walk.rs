@@ -62,7 +62,7 @@ pub struct WalkState {
     pub fallback_arm: u32,
     /// Locals whose length is compared (`v.len() > i`) or tested (`v.is_empty()`).
     pub length_checked: HashSet<String>,
-    /// Locals tested with `is_some()`/`is_none()`/`is_ok()`/`is_err()`.
+    /// Locals tested with `is_some()`/`is_none()`/`is_ok()`/`is_err()`, or peeked.
     pub variant_checked: HashSet<String>,
     /// Locals tested with `starts_with(..)`/`ends_with(..)`.
     pub affix_checked: HashSet<String>,
@@ -564,7 +564,9 @@ impl Walker<'_> {
         if let Some(place) = place_key(&e.receiver) {
             let checked = match method.as_str() {
                 "is_empty" => Some(&mut self.state.length_checked),
-                "is_some" | "is_none" | "is_ok" | "is_err" => Some(&mut self.state.variant_checked),
+                "is_some" | "is_none" | "is_ok" | "is_err" | "peek" => {
+                    Some(&mut self.state.variant_checked)
+                }
                 "starts_with" | "ends_with" => Some(&mut self.state.affix_checked),
                 _ => None,
             };

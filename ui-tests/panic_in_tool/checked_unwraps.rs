@@ -42,6 +42,9 @@ impl Server {
             .expect("json!({}) is always an object");
         root.insert("uri".into(), first.to_string().into());
         let _ = doc.as_object().expect("an object");
+        let mut scores = args.scores.iter().peekable();
+        let top = if scores.peek().is_some() { *scores.next().unwrap() } else { 0.0 };
+        let _ = top;
         Ok(format!("{best:?} {only} {id} {schema} {first}"))
     }
 

@@ -1,4 +1,5 @@
-//! pmcp (paiml). `ToolHandler::handle` returns `pmcp::Result<Value>`; the server answers every
+//! pmcp (paiml). Tools are `ToolHandler::handle` impls or closures given to
+//! `ServerBuilder::tool_typed(..)`. `ToolHandler::handle` returns `pmcp::Result<Value>`; the server answers every
 //! `Err` with JSON-RPC -32603 and the error's text (only `Error::ToolRejected` becomes an
 //! `isError` result). Served over stdio with `server.run_stdio()`.
 
@@ -30,7 +31,14 @@ pub static SPEC: Spec = Spec {
     error_code_type: None,
     catches_panics: false,
     opt_in_catch_panics: false,
-    handler_closure_methods: &[],
+    handler_closure_methods: &[
+        "tool_typed",
+        "tool_typed_with_description",
+        "tool_typed_sync",
+        "tool_typed_sync_with_description",
+        "tool_typed_with_output",
+        "tool_typed_with_output_and_description",
+    ],
     error_result: "Err(pmcp::Error::tool_rejected({message}, None))",
     unknown_tool_error: "return Err(pmcp::Error::invalid_params(format!(\"unknown tool: {name}\")));",
     text_content: "Content::text",

@@ -327,7 +327,10 @@ impl Lint for ErrorEscapesTool {
             .label(label)
             .note("a tool that ran and failed must answer with `isError: true`; JSON-RPC errors are for requests the server cannot process (unknown tool, malformed request)");
         if role == Role::TraitTool {
-            finding = finding.note("every `Err` of a `SyncTool`/`AsyncTool` becomes a JSON-RPC error through `Into<ErrorData>`");
+            finding = finding.note(format!(
+                "every `Err` of this {} tool handler becomes a JSON-RPC error",
+                sdk.name()
+            ));
         }
         Some(finding.help(help))
     }

@@ -167,7 +167,7 @@ impl Lint for ReservedErrorCode {
             .note(reason)
             .note("since MCP 2026-07-28, codes for purposes the specification does not define belong outside -32768..=-32000")
             .help(format!(
-                "use an application code outside the reserved range, e.g. `ErrorCode({free})`; if this is a failure of a tool, return `CallToolResult::error(..)` instead"
+                "use an application code outside the reserved range, e.g. {free}; if this is a failure of a tool, answer with a result that has `isError: true` instead"
             )),
         )
     }

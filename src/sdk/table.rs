@@ -27,7 +27,8 @@ pub struct Spec {
     pub invalid_params_ctors: &'static [&'static str],
     /// Constructors on those types whose `Err` the SDK sends as an `isError` result.
     pub tool_error_ctors: &'static [&'static str],
-    /// `receiver.method()` / `function(..)` calls that serve MCP over stdio.
+    /// `receiver.method()` / `function(..)` / `Type::function(..)` calls that serve MCP over
+    /// stdio.
     pub stdio_methods: &'static [&'static str],
     pub stdio_fns: &'static [&'static str],
     /// `(type, method)` constructors of successful / error tool results and of text content.
@@ -194,9 +195,15 @@ impl Sdk for TableSdk {
 
     fn is_stdio_transport(&self, imports: &Imports, path: &[String]) -> bool {
         let resolved = imports.resolve_segments(path);
-        resolved
-            .last()
-            .is_some_and(|l| self.spec.stdio_fns.contains(&l.as_str()))
+        let n = resolved.len();
+        self.spec
+            .stdio_fns
+            .iter()
+            .any(|f| match f.split_once("::") {
+                // `Type::method` matches the last two segments.
+                Some((ty, method)) => n >= 2 && resolved[n - 2] == ty && resolved[n - 1] == method,
+                None => resolved.last().is_some_and(|l| l == f),
+            })
     }
 
     fn is_stdio_method(&self, method: &str) -> bool {

@@ -18,7 +18,7 @@ pub static SPEC: Spec = Spec {
     invalid_params_ctors: &["invalid_params"],
     tool_error_ctors: &[],
     stdio_methods: &[],
-    stdio_fns: &[],
+    stdio_fns: &["StdioTransport::new"],
     success_ctors: &[("CallToolResult", "text"), ("CallToolResult", "json")],
     error_result_ctors: &[("CallToolResult", "error")],
     text_ctors: &[],

@@ -2,7 +2,6 @@
 //! one thread, and the full lint in parallel. Usage:
 //! `cargo bench --bench throughput -- [DIR]` (default: ~/.cargo/registry/src, else this repo).
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -20,10 +19,7 @@ fn main() {
             registry.is_dir().then_some(registry)
         })
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
-    let levels: BTreeMap<&'static str, Level> = mcp_lint::lints::ALL
-        .iter()
-        .map(|l| (l.name(), l.default_level()))
-        .collect();
+    let flags = mcp_lint::config::LevelFlags::new();
 
     let ws = match workspace::from_paths(std::slice::from_ref(&dir)) {
         Ok(ws) => ws,
@@ -65,7 +61,7 @@ fn main() {
             std::process::exit(2)
         });
         let start = Instant::now();
-        let outcome = mcp_lint::lint_workspace(ws, &levels, Level::Warn, jobs);
+        let outcome = mcp_lint::lint_workspace(ws, &flags, Level::Warn, jobs);
         let elapsed = start.elapsed().as_secs_f64();
         let findings = outcome.map(|o| o.findings.len()).unwrap_or(0);
         report(label, elapsed, lines, Some(findings));

@@ -1,10 +1,10 @@
 //! Command-line arguments, and lint levels from `-A/-W/-D` in the order given.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
+use crate::config::LevelFlags;
 use crate::diagnostic::Level;
 use crate::lints;
 
@@ -157,12 +157,8 @@ pub fn parse(args: Vec<std::ffi::OsString>) -> Result<(Cli, ArgMatches), clap::E
     Ok((cli, matches))
 }
 
-/// Lint levels: defaults, then `-A/-W/-D` in command-line order.
-pub fn levels(cli: &Cli, matches: &ArgMatches) -> Result<BTreeMap<&'static str, Level>, String> {
-    let mut levels: BTreeMap<&'static str, Level> = lints::ALL
-        .iter()
-        .map(|l| (l.name(), l.default_level()))
-        .collect();
+/// `-A/-W/-D` in command-line order, with names checked.
+pub fn level_flags(cli: &Cli, matches: &ArgMatches) -> Result<LevelFlags, String> {
     let mut flags: Vec<(usize, Level, &String)> = Vec::new();
     for (id, level, values) in [
         ("allow", Level::Allow, &cli.allow),
@@ -174,22 +170,16 @@ pub fn levels(cli: &Cli, matches: &ArgMatches) -> Result<BTreeMap<&'static str, 
         }
     }
     flags.sort_by_key(|f| f.0);
-    let mut warnings: Option<Level> = None;
-    for (_, level, name) in flags {
-        if name == "warnings" {
-            warnings = Some(level);
-            continue;
-        }
-        let lint = lints::find(name)
-            .ok_or_else(|| format!("unknown lint `{name}` (run `mcp-lint lints` to list them)"))?;
-        levels.insert(lint.name(), level);
-    }
-    if let Some(level) = warnings {
-        for l in levels.values_mut() {
-            if *l == Level::Warn {
-                *l = level;
+    flags
+        .into_iter()
+        .map(|(_, level, name)| {
+            if name == "warnings" || lints::find_code(name).is_some() {
+                Ok((level, name.clone()))
+            } else {
+                Err(format!(
+                    "unknown lint `{name}` (run `mcp-lint lints` to list them)"
+                ))
             }
-        }
-    }
-    Ok(levels)
+        })
+        .collect()
 }

@@ -4,6 +4,7 @@
 //! model (per file, in parallel) → facts (per crate) → lints → sorted findings → render.
 
 pub mod cli;
+pub mod config;
 pub mod diagnostic;
 pub mod facts;
 pub mod lints;
@@ -84,8 +85,8 @@ fn run_in(args: Vec<OsString>, cargo: bool) -> i32 {
         }
         None => {}
     }
-    let levels = match cli::levels(&cli, &matches) {
-        Ok(levels) => levels,
+    let flags = match cli::level_flags(&cli, &matches) {
+        Ok(flags) => flags,
         Err(e) => {
             eprintln!("error: {e}");
             return exit::ERROR;
@@ -119,7 +120,7 @@ fn run_in(args: Vec<OsString>, cargo: bool) -> i32 {
     } else {
         Level::Warn
     };
-    let outcome = match lint_workspace(workspace, &levels, warnings_level, cli.jobs) {
+    let outcome = match lint_workspace(workspace, &flags, warnings_level, cli.jobs) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");
@@ -242,15 +243,46 @@ struct Job {
 
 /// Lints every package of the workspace.
 pub fn lint_workspace(
-    workspace: Workspace,
-    levels: &BTreeMap<&'static str, Level>,
+    mut workspace: Workspace,
+    flags: &config::LevelFlags,
     warnings_level: Level,
     jobs: Option<usize>,
 ) -> Result<Outcome, String> {
+    // Configuration per package; excluded files leave the run here.
+    let mut configs = Vec::new();
+    for package in &mut workspace.packages {
+        let workspace_manifest = (package.profile_manifest != package.manifest_path)
+            .then_some(&package.profile_manifest);
+        let config = if package.id.is_empty() {
+            config::Config::default()
+        } else {
+            config::Config::load(
+                &package.manifest_path,
+                workspace_manifest.map(PathBuf::as_path),
+            )?
+        };
+        config.validate_globs(&package.manifest_path)?;
+        if !config.exclude.is_empty() {
+            let root = canonical(package.root());
+            package.files.retain(|f| {
+                let f = canonical(f);
+                !config.excludes(f.strip_prefix(&root).unwrap_or(&f))
+            });
+        }
+        configs.push(config);
+    }
+    let package_levels: Vec<BTreeMap<&'static str, Level>> = configs
+        .iter()
+        .map(|c| config::resolve_levels(c, flags))
+        .collect();
     let enabled: Vec<&dyn lints::Lint> = lints::ALL
         .iter()
         .copied()
-        .filter(|l| levels.get(l.name()).is_some_and(|lv| *lv > Level::Allow))
+        .filter(|l| {
+            package_levels
+                .iter()
+                .any(|levels| levels.get(l.name()).is_some_and(|lv| *lv > Level::Allow))
+        })
         .collect();
     let mut sources = SourceMap::default();
     let mut findings: Vec<(Finding, Option<usize>)> = Vec::new();
@@ -261,11 +293,8 @@ pub fn lint_workspace(
             match read_source(path) {
                 Ok(text) => {
                     let id = sources.add(SourceFile::new(path.clone(), display, text));
-                    let absolute = path.canonicalize().unwrap_or_else(|_| path.clone());
-                    let root = package
-                        .root()
-                        .canonicalize()
-                        .unwrap_or_else(|_| package.root().to_path_buf());
+                    let absolute = canonical(path);
+                    let root = canonical(package.root());
                     let relative = absolute.strip_prefix(&root).unwrap_or(&absolute);
                     let mut module = vec![package.name.replace('-', "_")];
                     module.extend(model::module_of(relative));
@@ -427,7 +456,13 @@ pub fn lint_workspace(
             .filter(|&id| facts.graph.fns[id].file < files.len() && facts.role(id).is_handler())
             .count();
         for lint in &enabled {
-            let level = levels.get(lint.name()).copied().unwrap_or(Level::Warn);
+            let level = package_levels[pi]
+                .get(lint.name())
+                .copied()
+                .unwrap_or(Level::Warn);
+            if level == Level::Allow {
+                continue;
+            }
             for file in &linked {
                 for cand in file.candidates.iter().filter(|c| c.lint == lint.name()) {
                     if let Some(mut f) = lint.finish(cand, &facts) {
@@ -522,9 +557,13 @@ fn crate_renames(package: &Package) -> HashMap<String, String> {
         .collect()
 }
 
+fn canonical(path: &std::path::Path) -> PathBuf {
+    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+}
+
 fn display_path(root: &std::path::Path, path: &std::path::Path) -> String {
-    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    let abs = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    let root = canonical(root);
+    let abs = canonical(path);
     let shown = abs.strip_prefix(&root).unwrap_or(&abs);
     shown.to_string_lossy().replace('\\', "/")
 }

@@ -264,6 +264,56 @@ fn helpers_in_other_workspace_members_are_followed() {
 }
 
 #[test]
+fn config_in_cargo_metadata_sets_levels_and_excludes() {
+    let deps = vec![
+        "rmcp = \"3.11\"".to_string(),
+        String::new(),
+        "[package.metadata.mcp-lint]".to_string(),
+        "exclude = [\"src/generated/**\"]".to_string(),
+        "[package.metadata.mcp-lint.lints]".to_string(),
+        "panic_in_tool = \"deny\"".to_string(),
+        "error_escapes_tool = \"allow\"".to_string(),
+    ];
+    let dir = scratch_crate(
+        "configured",
+        &deps,
+        &[
+            ("src/lib.rs", WARN_ONLY),
+            ("src/generated/more.rs", WARN_ONLY),
+        ],
+    );
+    let out = mcp_lint(&dir, &[".", "--message-format", "short"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("src/lib.rs:9:11: error[mcp_lint::panic_in_tool]"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("error_escapes_tool"), "{stdout}");
+    assert!(!stdout.contains("generated"), "{stdout}");
+    // The command line still wins.
+    let out = mcp_lint(&dir, &[".", "-A", "panic_in_tool"]);
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn config_errors_are_usage_errors() {
+    let deps = vec![
+        "rmcp = \"3.11\"".to_string(),
+        "[package.metadata.mcp-lint]".to_string(),
+        "lint = { panic_in_tool = \"deny\" }".to_string(),
+    ];
+    let dir = scratch_crate("bad_config", &deps, &[("src/lib.rs", WARN_ONLY)]);
+    let out = mcp_lint(&dir, &["."]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("unknown key `lint`"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
 fn explain_and_lints() {
     let dir = common::repo();
     let out = mcp_lint(&dir, &["explain", "panic_in_tool"]);

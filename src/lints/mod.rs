@@ -53,6 +53,35 @@ pub static ALL: &[&dyn Lint] = &[
     &error_leaks_internals::ErrorLeaksInternals,
 ];
 
+/// Diagnostics about suppression comments themselves: `(name, default level, summary)`.
+pub static META: &[(&str, Level, &str)] = &[
+    (
+        "unused_suppression",
+        Level::Warn,
+        "a `mcp-lint: allow/expect(..)` comment that suppressed nothing, or names no lint",
+    ),
+    (
+        "missing_suppression_reason",
+        Level::Warn,
+        "a `mcp-lint: allow/expect(..)` comment without `reason = \"..\"`",
+    ),
+];
+
+/// The canonical name of a lint or meta diagnostic (`mcp_lint::` prefix optional).
+pub fn find_code(name: &str) -> Option<&'static str> {
+    let name = name.strip_prefix("mcp_lint::").unwrap_or(name);
+    find(name)
+        .map(|l| l.name())
+        .or_else(|| META.iter().find(|(n, ..)| *n == name).map(|(n, ..)| *n))
+}
+
+/// Every configurable code with its default level.
+pub fn all_codes() -> impl Iterator<Item = (&'static str, Level)> {
+    ALL.iter()
+        .map(|l| (l.name(), l.default_level()))
+        .chain(META.iter().map(|(n, level, _)| (*n, *level)))
+}
+
 pub fn find(name: &str) -> Option<&'static dyn Lint> {
     let name = name.strip_prefix("mcp_lint::").unwrap_or(name);
     ALL.iter().copied().find(|l| l.name() == name)

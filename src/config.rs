@@ -1,0 +1,267 @@
+//! Configuration from `[workspace.metadata.mcp-lint]` and `[package.metadata.mcp-lint]`, and
+//! lint levels: defaults, then the workspace table, then the package table, then `-A/-W/-D`.
+//!
+//! ```toml
+//! [package.metadata.mcp-lint]
+//! workspace = true                       # start from [workspace.metadata.mcp-lint]
+//! exclude = ["src/generated/**"]         # globs relative to the package
+//! panic-guards = ["guard_panics"]        # fns that run their closure under catch_unwind
+//! error-builders = ["tool_error"]        # fns that build an isError result
+//!
+//! [package.metadata.mcp-lint.lints]
+//! panic_in_tool = "deny"
+//! error_leaks_internals = "allow"
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::diagnostic::Level;
+use crate::lints;
+
+/// What a package's configuration says.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    /// Lint levels in the order they apply (workspace first).
+    pub levels: Vec<(&'static str, Level)>,
+    /// Globs of files to skip, relative to the package root.
+    pub exclude: Vec<String>,
+    /// Project fns that run their closure argument under `catch_unwind`.
+    pub panic_guards: Vec<String>,
+    /// Project fns that build an `isError` tool result.
+    pub error_builders: Vec<String>,
+}
+
+const KEYS: &[&str] = &[
+    "workspace",
+    "lints",
+    "exclude",
+    "panic-guards",
+    "error-builders",
+];
+
+impl Config {
+    /// Reads the package manifest (and the workspace manifest, when the package inherits).
+    pub fn load(manifest: &Path, workspace_manifest: Option<&Path>) -> Result<Config, String> {
+        let package_table = read_table(manifest, &["package", "metadata", "mcp-lint"])?;
+        let inherit = match &package_table {
+            None => true,
+            Some(t) => t
+                .get("workspace")
+                .map(|v| {
+                    v.as_bool().ok_or_else(|| {
+                        format!(
+                            "{}: `workspace` in [package.metadata.mcp-lint] must be true or false",
+                            manifest.display()
+                        )
+                    })
+                })
+                .transpose()?
+                .unwrap_or(false),
+        };
+        let mut config = Config::default();
+        if inherit
+            && let Some(ws) = workspace_manifest
+            && let Some(table) = read_table(ws, &["workspace", "metadata", "mcp-lint"])?
+        {
+            config.merge(&table, ws, "[workspace.metadata.mcp-lint]")?;
+        }
+        if let Some(table) = package_table {
+            config.merge(&table, manifest, "[package.metadata.mcp-lint]")?;
+        }
+        Ok(config)
+    }
+
+    fn merge(&mut self, table: &toml::Table, path: &Path, name: &str) -> Result<(), String> {
+        let here = |msg: String| format!("{}: {name}: {msg}", path.display());
+        for (key, value) in table {
+            match key.as_str() {
+                "workspace" => {}
+                "lints" => {
+                    let lints = value.as_table().ok_or_else(|| {
+                        here("`lints` must be a table of `lint = \"level\"`".into())
+                    })?;
+                    for (lint, level) in lints {
+                        let code = lints::find_code(lint).ok_or_else(|| {
+                            here(format!(
+                                "unknown lint `{lint}` (run `mcp-lint lints` to list them)"
+                            ))
+                        })?;
+                        let level = level.as_str().and_then(parse_level).ok_or_else(|| {
+                            here(format!(
+                                "the level of `{lint}` must be \"allow\", \"warn\" or \"deny\""
+                            ))
+                        })?;
+                        self.levels.push((code, level));
+                    }
+                }
+                "exclude" | "panic-guards" | "error-builders" => {
+                    let list = value
+                        .as_array()
+                        .and_then(|a| {
+                            a.iter()
+                                .map(|v| v.as_str().map(String::from))
+                                .collect::<Option<Vec<String>>>()
+                        })
+                        .ok_or_else(|| here(format!("`{key}` must be a list of strings")))?;
+                    match key.as_str() {
+                        "exclude" => self.exclude.extend(list),
+                        "panic-guards" => self.panic_guards.extend(list),
+                        _ => self.error_builders.extend(list),
+                    }
+                }
+                other => {
+                    return Err(here(format!(
+                        "unknown key `{other}` (expected one of: {})",
+                        KEYS.join(", ")
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `relative` (a path inside the package) is excluded.
+    pub fn excludes(&self, relative: &Path) -> bool {
+        let mut builder = globset::GlobSetBuilder::new();
+        for pattern in &self.exclude {
+            if let Ok(glob) = globset::Glob::new(pattern) {
+                builder.add(glob);
+            }
+        }
+        builder.build().is_ok_and(|set| set.is_match(relative))
+    }
+
+    /// Checks the exclude globs once, so a typo is an error rather than a silent no-op.
+    pub fn validate_globs(&self, manifest: &Path) -> Result<(), String> {
+        for pattern in &self.exclude {
+            globset::Glob::new(pattern).map_err(|e| {
+                format!(
+                    "{}: invalid `exclude` glob `{pattern}`: {e}",
+                    manifest.display()
+                )
+            })?;
+        }
+        Ok(())
+    }
+}
+
+fn parse_level(text: &str) -> Option<Level> {
+    match text {
+        "allow" => Some(Level::Allow),
+        "warn" => Some(Level::Warn),
+        "deny" | "forbid" => Some(Level::Deny),
+        _ => None,
+    }
+}
+
+fn read_table(path: &Path, keys: &[&str]) -> Result<Option<toml::Table>, String> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Ok(None);
+    };
+    let root: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+        format!("{}: invalid TOML: {}", path.display(), e.message())
+    })?;
+    let mut value = toml::Value::Table(root);
+    for key in keys {
+        match value.get(*key) {
+            Some(v) => value = v.clone(),
+            None => return Ok(None),
+        }
+    }
+    match value {
+        toml::Value::Table(t) => Ok(Some(t)),
+        _ => Err(format!(
+            "{}: [{}] must be a table",
+            path.display(),
+            keys.join(".")
+        )),
+    }
+}
+
+/// `-A/-W/-D` flags in command-line order: `(level, name)`, names checked.
+pub type LevelFlags = Vec<(Level, String)>;
+
+/// The levels for one package: defaults, its configuration, then the command line.
+pub fn resolve_levels(config: &Config, flags: &LevelFlags) -> BTreeMap<&'static str, Level> {
+    let mut levels: BTreeMap<&'static str, Level> = lints::all_codes().collect();
+    for (code, level) in &config.levels {
+        levels.insert(code, *level);
+    }
+    let mut warnings = None;
+    for (level, name) in flags {
+        if name == "warnings" {
+            warnings = Some(*level);
+        } else if let Some(code) = lints::find_code(name) {
+            levels.insert(code, *level);
+        }
+    }
+    if let Some(level) = warnings {
+        for l in levels.values_mut() {
+            if *l == Level::Warn {
+                *l = level;
+            }
+        }
+    }
+    levels
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("write manifest");
+        path
+    }
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("mcp-lint-config-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        dir
+    }
+
+    #[test]
+    fn package_inherits_and_overrides_workspace() {
+        let dir = scratch("inherit");
+        let ws = write(
+            &dir,
+            "ws.toml",
+            "[workspace.metadata.mcp-lint.lints]\npanic_in_tool = \"deny\"\nerror_leaks_internals = \"allow\"\n",
+        );
+        let pkg = write(
+            &dir,
+            "pkg.toml",
+            "[package]\nname = \"x\"\n[package.metadata.mcp-lint]\nworkspace = true\nexclude = [\"src/gen/**\"]\n[package.metadata.mcp-lint.lints]\nerror_leaks_internals = \"warn\"\n",
+        );
+        let config = Config::load(&pkg, Some(&ws)).expect("valid config");
+        let levels = resolve_levels(&config, &vec![(Level::Allow, "panic_in_tool".into())]);
+        assert_eq!(levels["panic_in_tool"], Level::Allow);
+        assert_eq!(levels["error_leaks_internals"], Level::Warn);
+        assert!(config.excludes(Path::new("src/gen/a.rs")));
+        assert!(!config.excludes(Path::new("src/main.rs")));
+    }
+
+    #[test]
+    fn unknown_keys_and_lints_are_errors() {
+        let dir = scratch("errors");
+        let pkg = write(&dir, "a.toml", "[package.metadata.mcp-lint]\nlevel = 1\n");
+        let err = Config::load(&pkg, None).expect_err("unknown key");
+        assert!(err.contains("unknown key `level`"), "{err}");
+        let pkg = write(
+            &dir,
+            "b.toml",
+            "[package.metadata.mcp-lint.lints]\nno_such = \"warn\"\n",
+        );
+        let err = Config::load(&pkg, None).expect_err("unknown lint");
+        assert!(err.contains("unknown lint `no_such`"), "{err}");
+        let pkg = write(
+            &dir,
+            "c.toml",
+            "[package.metadata.mcp-lint.lints]\npanic_in_tool = \"loud\"\n",
+        );
+        assert!(Config::load(&pkg, None).is_err());
+    }
+}

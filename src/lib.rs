@@ -343,6 +343,7 @@ pub fn lint_workspace(
             sdk: sdks[job.package].as_deref(),
             lints: &enabled,
             crate_renames: &renames[job.package],
+            config: &configs[job.package],
         };
         let depth = source::nesting_depth(&file.text);
         if depth > source::MAX_NESTING {

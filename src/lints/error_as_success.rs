@@ -299,7 +299,9 @@ impl Lint for ErrorAsSuccess {
                     out.push(cx.candidate(Self::NAME, span, site(why)));
                     return;
                 }
-                if let Some((callee, name)) = helper_call(cx.file, &text) {
+                if let Some((callee, name)) = helper_call(cx.file, &text)
+                    && !cx.config.error_builders.contains(&name)
+                {
                     let span = cx.span(&text);
                     out.push(cx.candidate(
                         Self::NAME,
@@ -325,7 +327,9 @@ impl Lint for ErrorAsSuccess {
             };
             if let Some((span, why)) = failure_text(arg, bound, cx.file) {
                 out.push(cx.candidate(Self::NAME, span, site(why)));
-            } else if let Some((callee, name)) = helper_call(cx.file, arg) {
+            } else if let Some((callee, name)) = helper_call(cx.file, arg)
+                && !cx.config.error_builders.contains(&name)
+            {
                 out.push(cx.candidate(
                     Self::NAME,
                     cx.span(arg),

@@ -117,6 +117,8 @@ pub struct FileContext<'a> {
     pub sdk: Option<&'a dyn Sdk>,
     pub lints: &'a [&'a dyn Lint],
     pub crate_renames: &'a HashMap<String, String>,
+    /// The package's configuration (project panic guards and error builders).
+    pub config: &'a crate::config::Config,
 }
 
 /// Whether the item is test-only (`#[cfg(test)]`, `#[test]`, `#[tokio::test]`).

@@ -110,6 +110,7 @@ pub struct ExprCx<'a> {
     pub file: FileId,
     pub imports: &'a Imports,
     pub sdk: Option<&'a dyn Sdk>,
+    pub config: &'a crate::config::Config,
     pub fn_idx: Option<usize>,
     pub role: Role,
     pub ret: Option<&'a Ty>,
@@ -171,7 +172,7 @@ pub fn walk_fn(
         state: WalkState::default(),
         calls: Vec::new(),
         stdio_sites: Vec::new(),
-        out: Vec::new(),
+        out: std::cell::RefCell::new(Vec::new()),
         catches_panics: false,
         pending_closure_method: None,
     };
@@ -188,7 +189,7 @@ pub fn walk_fn(
     f.calls = calls;
     f.branches = state.branches;
     f.catches_panics = catches_panics;
-    model.candidates.extend(out);
+    model.candidates.extend(out.into_inner());
     model
         .stdio_sites
         .extend(stdio_sites.into_iter().map(|(s, b)| (fn_idx, s, b)));
@@ -210,12 +211,12 @@ pub fn walk_item_expr(
         state: WalkState::default(),
         calls: Vec::new(),
         stdio_sites: Vec::new(),
-        out: Vec::new(),
+        out: std::cell::RefCell::new(Vec::new()),
         catches_panics: false,
         pending_closure_method: None,
     };
     walker.visit_expr(expr);
-    model.candidates.extend(walker.out);
+    model.candidates.extend(walker.out.into_inner());
 }
 
 struct Walker<'a> {
@@ -227,7 +228,7 @@ struct Walker<'a> {
     state: WalkState,
     calls: Vec<CallSite>,
     stdio_sites: Vec<(Span, Vec<u32>)>,
-    out: Vec<Candidate>,
+    out: std::cell::RefCell<Vec<Candidate>>,
     catches_panics: bool,
     pending_closure_method: Option<String>,
 }
@@ -398,38 +399,35 @@ impl Walker<'_> {
         in_handler_closure(&self.state, self.cx.sdk)
     }
 
+    fn expr_cx(&self) -> ExprCx<'_> {
+        ExprCx {
+            file: self.cx.file,
+            imports: self.imports,
+            sdk: self.cx.sdk,
+            config: self.cx.config,
+            fn_idx: self.fn_idx,
+            role: self.role,
+            ret: self.ret.as_ref(),
+            state: &self.state,
+        }
+    }
+
     fn new_group(&mut self) -> u32 {
         self.state.next_group += 1;
         self.state.next_group
     }
 
     fn dispatch_expr(&mut self, expr: &syn::Expr) {
-        let cx = ExprCx {
-            file: self.cx.file,
-            imports: self.imports,
-            sdk: self.cx.sdk,
-            fn_idx: self.fn_idx,
-            role: self.role,
-            ret: self.ret.as_ref(),
-            state: &self.state,
-        };
+        let cx = self.expr_cx();
         for lint in self.cx.lints {
-            lint.check_expr(&cx, expr, &mut self.out);
+            lint.check_expr(&cx, expr, &mut self.out.borrow_mut());
         }
     }
 
     fn dispatch_macro(&mut self, mac: &syn::Macro) {
-        let cx = ExprCx {
-            file: self.cx.file,
-            imports: self.imports,
-            sdk: self.cx.sdk,
-            fn_idx: self.fn_idx,
-            role: self.role,
-            ret: self.ret.as_ref(),
-            state: &self.state,
-        };
+        let cx = self.expr_cx();
         for lint in self.cx.lints {
-            lint.check_macro(&cx, mac, &mut self.out);
+            lint.check_macro(&cx, mac, &mut self.out.borrow_mut());
         }
     }
 
@@ -574,11 +572,19 @@ impl Walker<'_> {
                 set.insert(place);
             }
         }
+        // A configured project guard (`self.guarded(|| ..)`) runs its arguments guarded.
+        let project_guard = self.cx.config.panic_guards.contains(&method);
+        if project_guard {
+            self.state.catch_unwind += 1;
+        }
         for arg in &e.args {
             if matches!(arg, syn::Expr::Closure(_)) {
                 self.pending_closure_method = Some(method.clone());
             }
             self.visit_expr(arg);
+        }
+        if project_guard {
+            self.state.catch_unwind -= 1;
         }
         if self_call {
             self.state.open_calls.pop();
@@ -592,7 +598,9 @@ impl Walker<'_> {
         let mut guard = false;
         if let syn::Expr::Path(p) = &*e.func {
             let segs = segments(&p.path);
-            guard = segs.last().is_some_and(|s| s == "catch_unwind");
+            guard = segs
+                .last()
+                .is_some_and(|s| s == "catch_unwind" || self.cx.config.panic_guards.contains(s));
             if let Some(sdk) = self.cx.sdk
                 && sdk.is_stdio_transport(self.imports, &segs)
             {

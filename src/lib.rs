@@ -12,6 +12,7 @@ pub mod model;
 pub mod render;
 pub mod sdk;
 pub mod source;
+pub mod suppress;
 pub mod workspace;
 
 use std::collections::{BTreeMap, HashMap};
@@ -207,9 +208,9 @@ pub fn summary(outcome: &Outcome, denied: usize, warned: usize) -> String {
 }
 
 fn explain(name: &str) -> i32 {
-    match lints::find(name) {
-        Some(lint) => {
-            print!("{}", lint.doc());
+    match lints::doc_of(name) {
+        Some(doc) => {
+            print!("{doc}");
             exit::CLEAN
         }
         None => {
@@ -229,6 +230,15 @@ pub fn lint_table() -> String {
             lint.default_level().as_str(),
             lint.category(),
             lint.summary()
+        ));
+    }
+    for (name, level, summary, _) in lints::META {
+        out.push_str(&format!(
+            "{:<30} {:<5} {:<12} {}\n",
+            name,
+            level.as_str(),
+            "suppression",
+            summary
         ));
     }
     out
@@ -478,6 +488,49 @@ pub fn lint_workspace(
             }
         }
     }
+
+    // Suppression comments, in every file that has findings or directives.
+    let mut directives = HashMap::new();
+    for files in &per_package {
+        for model in files {
+            let file = sources.get(model.file);
+            if file.text.contains("mcp-lint:") {
+                directives.insert(
+                    model.file,
+                    suppress::directives(file, model.file, &model.items),
+                );
+            }
+        }
+    }
+    let mut manifests_seen = std::collections::HashSet::new();
+    for (f, _) in &findings {
+        let file = sources.get(f.span.file);
+        if file.path.extension().is_some_and(|e| e == "toml")
+            && manifests_seen.insert(f.span.file)
+            && file.text.contains("mcp-lint:")
+        {
+            directives.insert(f.span.file, suppress::directives(file, f.span.file, &[]));
+        }
+    }
+    let package_of: HashMap<diagnostic::FileId, usize> = jobs_list
+        .iter()
+        .map(|j| (j.file, j.package))
+        .chain(
+            findings
+                .iter()
+                .filter_map(|(f, p)| p.map(|p| (f.span.file, p))),
+        )
+        .collect();
+    suppress::apply(
+        &mut findings,
+        &directives,
+        &|file| {
+            package_of
+                .get(&file)
+                .map(|&p| (p, package_levels[p].clone()))
+        },
+        &|span| sources.get(span.file).line_col(span.start).0,
+    );
 
     findings.sort_by(|(a, _), (b, _)| {
         let pa = &sources.get(a.span.file).display;

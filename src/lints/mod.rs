@@ -53,19 +53,35 @@ pub static ALL: &[&dyn Lint] = &[
     &error_leaks_internals::ErrorLeaksInternals,
 ];
 
-/// Diagnostics about suppression comments themselves: `(name, default level, summary)`.
-pub static META: &[(&str, Level, &str)] = &[
+/// Diagnostics about suppression comments themselves: `(name, default level, summary, doc)`.
+pub static META: &[(&str, Level, &str, &str)] = &[
     (
         "unused_suppression",
         Level::Warn,
         "a `mcp-lint: allow/expect(..)` comment that suppressed nothing, or names no lint",
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/lints/unused_suppression.md"
+        )),
     ),
     (
         "missing_suppression_reason",
         Level::Warn,
         "a `mcp-lint: allow/expect(..)` comment without `reason = \"..\"`",
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/lints/missing_suppression_reason.md"
+        )),
     ),
 ];
+
+/// The documentation of a lint or meta diagnostic.
+pub fn doc_of(name: &str) -> Option<&'static str> {
+    let name = name.strip_prefix("mcp_lint::").unwrap_or(name);
+    find(name)
+        .map(|l| l.doc())
+        .or_else(|| META.iter().find(|(n, ..)| *n == name).map(|(.., doc)| *doc))
+}
 
 /// The canonical name of a lint or meta diagnostic (`mcp_lint::` prefix optional).
 pub fn find_code(name: &str) -> Option<&'static str> {
@@ -79,7 +95,7 @@ pub fn find_code(name: &str) -> Option<&'static str> {
 pub fn all_codes() -> impl Iterator<Item = (&'static str, Level)> {
     ALL.iter()
         .map(|l| (l.name(), l.default_level()))
-        .chain(META.iter().map(|(n, level, _)| (*n, *level)))
+        .chain(META.iter().map(|(n, level, ..)| (*n, *level)))
 }
 
 pub fn find(name: &str) -> Option<&'static dyn Lint> {

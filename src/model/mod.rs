@@ -108,6 +108,9 @@ pub struct FileModel {
     /// Places that create a stdio server transport, with their enclosing fn and branches.
     pub stdio_sites: Vec<(usize, Span, Vec<u32>)>,
     pub candidates: Vec<Candidate>,
+    /// Byte ranges of items (attributes included), for suppression comments placed above an
+    /// item.
+    pub items: Vec<(usize, usize)>,
 }
 
 /// What a file is analysed with.
@@ -150,6 +153,7 @@ pub fn build_file(cx: &FileContext<'_>, ast: &syn::File) -> FileModel {
         into_protocol_error: Vec::new(),
         stdio_sites: Vec::new(),
         candidates: Vec::new(),
+        items: Vec::new(),
     };
     let mut builder = Builder {
         cx,
@@ -172,6 +176,8 @@ impl Builder<'_, '_> {
             if is_test_only(item_attrs(item)) {
                 continue;
             }
+            let range = item.span().byte_range();
+            self.model.items.push((range.start, range.end));
             match item {
                 syn::Item::Fn(f) => {
                     self.function(None, &f.attrs, &f.sig, &f.block, module);
@@ -235,6 +241,8 @@ impl Builder<'_, '_> {
                 if is_test_only(&f.attrs) {
                     continue;
                 }
+                let range = f.span().byte_range();
+                self.model.items.push((range.start, range.end));
                 self.function(Some(&implementation), &f.attrs, &f.sig, &f.block, module);
             }
         }

@@ -19,6 +19,10 @@ pub enum MessageFormat {
     /// Same as `json` (accepted because rust-analyzer passes it).
     #[value(name = "json-diagnostic-rendered-ansi")]
     JsonRenderedAnsi,
+    /// SARIF 2.1.0, for GitHub code scanning.
+    Sarif,
+    /// GitHub Actions annotations (the default when `GITHUB_ACTIONS=true`).
+    Github,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -43,9 +47,13 @@ pub struct Cli {
     #[command(flatten)]
     pub cargo: CargoArgs,
 
-    /// Output format.
-    #[arg(long, value_enum, default_value = "human")]
-    pub message_format: MessageFormat,
+    /// Output format [default: human, or github when GITHUB_ACTIONS=true].
+    #[arg(long, value_enum)]
+    pub message_format: Option<MessageFormat>,
+
+    /// Print the number of findings per lint after the report (on stderr).
+    #[arg(long)]
+    pub statistics: bool,
 
     /// Set lint LINT (or `warnings`) to allow.
     #[arg(short = 'A', long = "allow", value_name = "LINT")]

@@ -150,7 +150,18 @@ fn report(cli: &Cli, outcome: &Outcome) -> i32 {
         .findings
         .iter()
         .any(|(f, _)| f.lint == INTERNAL_ERROR);
-    let text = match cli.message_format {
+    let format = cli.message_format.unwrap_or_else(|| {
+        if std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true") {
+            MessageFormat::Github
+        } else {
+            MessageFormat::Human
+        }
+    });
+    let machine = matches!(
+        format,
+        MessageFormat::Json | MessageFormat::JsonRenderedAnsi | MessageFormat::Sarif
+    );
+    let text = match format {
         MessageFormat::Human => {
             let color = match cli.color {
                 Color::Always => true,
@@ -166,15 +177,18 @@ fn report(cli: &Cli, outcome: &Outcome) -> i32 {
         MessageFormat::Json | MessageFormat::JsonRenderedAnsi => {
             render::json::render(&outcome.sources, &placed, denied == 0)
         }
+        MessageFormat::Sarif => render::sarif::render(&outcome.sources, &placed, &rule_of),
+        MessageFormat::Github => render::github::render(&outcome.sources, &placed),
     };
     let mut stdout = std::io::stdout().lock();
     if stdout.write_all(text.as_bytes()).is_err() || stdout.flush().is_err() {
         return exit::ERROR;
     }
-    if cli.message_format != MessageFormat::Json
-        && cli.message_format != MessageFormat::JsonRenderedAnsi
-    {
+    if !machine {
         eprintln!("{}", summary(outcome, denied, warned));
+    }
+    if cli.statistics {
+        eprint!("{}", statistics(outcome));
     }
     if internal {
         exit::ERROR
@@ -190,6 +204,40 @@ fn plural(n: usize, word: &str) -> String {
         format!("{n} {word}")
     } else {
         format!("{n} {word}s")
+    }
+}
+
+/// `--statistics`: findings per code, most frequent first.
+pub fn statistics(outcome: &Outcome) -> String {
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for (f, _) in &outcome.findings {
+        *counts.entry(f.code()).or_default() += 1;
+    }
+    let mut rows: Vec<(String, usize)> = counts.into_iter().collect();
+    rows.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    rows.iter()
+        .map(|(code, n)| format!("{n:>6}  {code}\n"))
+        .collect()
+}
+
+/// What renderers may say about a code, from the lint registry.
+fn rule_of(code: &str) -> render::sarif::Rule {
+    let name = code.trim_start_matches("mcp_lint::");
+    let (summary, default_level) = match lints::find(name) {
+        Some(lint) => (lint.summary().to_string(), lint.default_level()),
+        None => match lints::META.iter().find(|(n, ..)| *n == name) {
+            Some((_, level, summary, _)) => (summary.to_string(), *level),
+            None => (
+                format!("{name}: the file could not be analysed"),
+                Level::Warn,
+            ),
+        },
+    };
+    render::sarif::Rule {
+        code: code.to_string(),
+        summary,
+        doc: lints::doc_of(name).unwrap_or_default().to_string(),
+        default_level,
     }
 }
 

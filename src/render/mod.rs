@@ -1,7 +1,9 @@
 //! Output formats. Renderers know findings, spans and levels, never specific lints.
 
+pub mod github;
 pub mod human;
 pub mod json;
+pub mod sarif;
 pub mod short;
 
 use crate::diagnostic::{Finding, Span};

@@ -1,0 +1,115 @@
+//! Output formats other than human and cargo JSON: SARIF (validated against the official
+//! 2.1.0 schema), GitHub annotations, --statistics.
+
+mod common;
+
+use common::{mcp_lint, scratch_crate, text};
+
+const SERVER: &str = r#"
+use rmcp::{ServiceExt, transport::stdio, tool, tool_router};
+pub struct S;
+#[tool_router]
+impl S {
+    #[tool(description = "x")]
+    async fn x(&self, p: String) -> String {
+        std::fs::read_to_string(p).unwrap()
+    }
+}
+#[tokio::main]
+async fn main() {
+    println!("hello, world");
+    S.serve(stdio()).await.unwrap().waiting().await.unwrap();
+}
+"#;
+
+fn server() -> std::path::PathBuf {
+    scratch_crate(
+        "formats",
+        &["rmcp = \"3.11\"".to_string()],
+        &[("src/main.rs", SERVER)],
+    )
+}
+
+#[test]
+fn sarif_is_valid_against_the_official_schema() {
+    let dir = server();
+    let out = mcp_lint(&dir, &[".", "--message-format", "sarif"]);
+    assert_eq!(out.status.code(), Some(1));
+    let log: serde_json::Value = serde_json::from_slice(&out.stdout).expect("SARIF is JSON");
+
+    let schema_path = common::repo().join("../shared/schemas/sarif-schema-2.1.0.json");
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(&schema_path)
+            .unwrap_or_else(|e| panic!("{}: {e}", schema_path.display())),
+    )
+    .expect("schema is JSON");
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    compiler
+        .add_resource("sarif-schema.json", schema)
+        .expect("schema loads");
+    let index = compiler
+        .compile("sarif-schema.json", &mut schemas)
+        .expect("schema compiles");
+    if let Err(e) = schemas.validate(&log, index) {
+        panic!("SARIF output is invalid:\n{e:#}");
+    }
+
+    let run = &log["runs"][0];
+    assert_eq!(run["columnKind"], "unicodeCodePoints");
+    let results = run["results"].as_array().expect("results");
+    assert_eq!(results.len(), 2);
+    let rules = run["tool"]["driver"]["rules"].as_array().expect("rules");
+    for result in results {
+        let index = result["ruleIndex"].as_u64().expect("ruleIndex") as usize;
+        assert_eq!(rules[index]["id"], result["ruleId"]);
+        let location = &result["locations"][0]["physicalLocation"];
+        assert_eq!(location["artifactLocation"]["uri"], "src/main.rs");
+        assert!(location["region"]["startLine"].as_u64().is_some());
+    }
+    assert!(rules.iter().any(|r| {
+        r["help"]["markdown"]
+            .as_str()
+            .is_some_and(|m| m.contains("## What it does"))
+    }));
+}
+
+#[test]
+fn github_annotations_by_default_on_actions() {
+    let dir = server();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
+        .arg(".")
+        .current_dir(&dir)
+        .env("GITHUB_ACTIONS", "true")
+        .output()
+        .expect("run");
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert!(lines[0].starts_with(
+        "::warning file=src/main.rs,line=8,col=36,endLine=8,endColumn=44,title=mcp_lint%3A%3Apanic_in_tool::"
+    ), "{stdout}");
+    assert!(
+        lines[1].starts_with("::error file=src/main.rs,line=13,col=5,"),
+        "{stdout}"
+    );
+    assert!(
+        lines[1].contains("%0Ahelp: "),
+        "messages are escaped onto one line"
+    );
+}
+
+#[test]
+fn statistics_count_per_lint() {
+    let dir = server();
+    let out = mcp_lint(&dir, &[".", "--message-format", "short", "--statistics"]);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("     1  mcp_lint::panic_in_tool\n"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("     1  mcp_lint::stdout_in_stdio_server\n"),
+        "{stderr}"
+    );
+}

@@ -55,6 +55,18 @@ pub struct Cli {
     #[arg(long)]
     pub statistics: bool,
 
+    /// Apply the fixes marked safe (MachineApplicable), then report what is left.
+    #[arg(long)]
+    pub fix: bool,
+
+    /// With --fix or --diff, also apply fixes that may change behaviour beyond the finding.
+    #[arg(long)]
+    pub unsafe_fixes: bool,
+
+    /// Show the fixes as a unified diff on stdout; write nothing.
+    #[arg(long, conflicts_with = "fix")]
+    pub diff: bool,
+
     /// Set lint LINT (or `warnings`) to allow.
     #[arg(short = 'A', long = "allow", value_name = "LINT")]
     pub allow: Vec<String>,

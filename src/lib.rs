@@ -7,6 +7,7 @@ pub mod cli;
 pub mod config;
 pub mod diagnostic;
 pub mod facts;
+pub mod fix;
 pub mod lints;
 pub mod model;
 pub mod render;
@@ -94,7 +95,72 @@ fn run_in(args: Vec<OsString>, cargo: bool) -> i32 {
         }
     };
     let cargo_mode = cargo || cli.cargo.selects_packages();
-    let workspace = if cargo_mode {
+    let warnings_level = if cli.deny.iter().any(|d| d == "warnings") {
+        Level::Deny
+    } else {
+        Level::Warn
+    };
+    let lint = || -> Result<Outcome, String> {
+        let workspace = load_workspace(&cli, cargo_mode).map_err(|e| e.to_string())?;
+        lint_workspace(workspace, &flags, warnings_level, cli.jobs)
+    };
+    let mut outcome = match lint() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::ERROR;
+        }
+    };
+    if cli.fix || cli.diff {
+        let findings: Vec<&Finding> = outcome.findings.iter().map(|(f, _)| f).collect();
+        let edits = fix::collect(&findings, cli.unsafe_fixes);
+        let results = fix::run(&outcome.sources, &edits, cli.diff);
+        let applied: usize = results
+            .iter()
+            .filter(|r| r.refused.is_none())
+            .map(|r| r.applied)
+            .sum();
+        let files = results.iter().filter(|r| r.refused.is_none()).count();
+        for r in &results {
+            if let Some(reason) = &r.refused {
+                eprintln!("warning: {}: {reason}", r.display);
+            }
+        }
+        if cli.diff {
+            for r in results.iter().filter(|r| r.refused.is_none()) {
+                print!("{}", r.diff);
+            }
+            eprintln!(
+                "mcp-lint: {} in {} would be applied",
+                plural(applied, "fix"),
+                plural(files, "file")
+            );
+            return if applied > 0 {
+                exit::DENIED
+            } else {
+                exit::CLEAN
+            };
+        }
+        eprintln!(
+            "mcp-lint: applied {} in {}",
+            plural(applied, "fix"),
+            plural(files, "file")
+        );
+        if applied > 0 {
+            outcome = match lint() {
+                Ok(o) => o,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return exit::ERROR;
+                }
+            };
+        }
+    }
+    report(&cli, &outcome)
+}
+
+fn load_workspace(cli: &Cli, cargo_mode: bool) -> Result<Workspace, workspace::WorkspaceError> {
+    if cargo_mode {
         workspace::from_cargo(&workspace::Selection {
             manifest_path: cli.cargo.manifest_path.clone(),
             packages: cli.cargo.package.clone(),
@@ -108,27 +174,7 @@ fn run_in(args: Vec<OsString>, cargo: bool) -> i32 {
             cli.paths.clone()
         };
         workspace::from_paths(&paths)
-    };
-    let workspace = match workspace {
-        Ok(w) => w,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return exit::ERROR;
-        }
-    };
-    let warnings_level = if cli.deny.iter().any(|d| d == "warnings") {
-        Level::Deny
-    } else {
-        Level::Warn
-    };
-    let outcome = match lint_workspace(workspace, &flags, warnings_level, cli.jobs) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return exit::ERROR;
-        }
-    };
-    report(&cli, &outcome)
+    }
 }
 
 fn report(cli: &Cli, outcome: &Outcome) -> i32 {
@@ -200,10 +246,10 @@ fn report(cli: &Cli, outcome: &Outcome) -> i32 {
 }
 
 fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("{n} {word}")
-    } else {
-        format!("{n} {word}s")
+    match (n, word.ends_with('x')) {
+        (1, _) => format!("{n} {word}"),
+        (_, true) => format!("{n} {word}es"),
+        _ => format!("{n} {word}s"),
     }
 }
 

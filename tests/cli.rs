@@ -313,6 +313,101 @@ fn config_errors_are_usage_errors() {
     );
 }
 
+const FIXABLE: &str = r#"use rmcp::model::{CallToolResult, Content};
+use rmcp::{ErrorData as McpError, ServiceExt, tool, tool_router, transport::stdio};
+
+pub struct S;
+
+#[tool_router]
+impl S {
+    #[tool(description = "read")]
+    async fn read(&self, path: String) -> Result<CallToolResult, McpError> {
+        if path.is_empty() {
+            return Err(McpError::invalid_params("path must not be empty", None));
+        }
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Ok(CallToolResult::success(vec![Content::text(text)])),
+            Err(e) => Ok(CallToolResult::success(vec![Content::text(format!("Error: {e}"))])),
+        }
+    }
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt().init();
+    println!("starting");
+    S.serve(stdio()).await?.waiting().await?;
+    Ok(())
+}
+"#;
+
+#[test]
+fn fix_diff_and_unsafe_fixes() {
+    let deps = vec![
+        "rmcp = \"0.8\"".to_string(),
+        "tracing-subscriber = \"0.3\"".to_string(),
+    ];
+    let dir = scratch_crate("fixable", &deps, &[("src/main.rs", FIXABLE)]);
+    let main = dir.join("src/main.rs");
+
+    let out = mcp_lint(&dir, &[".", "--diff"]);
+    assert_eq!(out.status.code(), Some(1));
+    let diff = text(&out.stdout);
+    assert!(diff.contains("+    eprintln!(\"starting\");"), "{diff}");
+    assert!(
+        diff.contains("+    tracing_subscriber::fmt().with_writer(std::io::stderr).init();"),
+        "{diff}"
+    );
+    assert!(
+        diff.contains("Ok(CallToolResult::error(vec![Content::text(format!(\"Error: {e}\"))]))"),
+        "{diff}"
+    );
+    assert!(
+        !diff.contains("invalid_params"),
+        "unsafe fixes stay out: {diff}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&main).expect("read"),
+        FIXABLE,
+        "--diff writes nothing"
+    );
+
+    let out = mcp_lint(&dir, &[".", "--fix", "--message-format", "short"]);
+    assert!(
+        text(&out.stderr).contains("applied 3 fixes in 1 file"),
+        "{}",
+        text(&out.stderr)
+    );
+    let fixed = std::fs::read_to_string(&main).expect("read");
+    assert!(fixed.contains("eprintln!(\"starting\")"));
+    let remaining = text(&out.stdout);
+    assert!(
+        remaining.contains("validation_as_protocol_error"),
+        "{remaining}"
+    );
+    assert!(!remaining.contains("stdout_in_stdio_server"), "{remaining}");
+    assert_eq!(out.status.code(), Some(0), "nothing at deny level is left");
+
+    let out = mcp_lint(
+        &dir,
+        &[".", "--fix", "--unsafe-fixes", "--message-format", "short"],
+    );
+    assert!(
+        text(&out.stderr).contains("applied 1 fix in 1 file"),
+        "{}",
+        text(&out.stderr)
+    );
+    let fixed = std::fs::read_to_string(&main).expect("read");
+    assert!(
+        fixed.contains(
+            "return Ok(CallToolResult::error(vec![Content::text(\"path must not be empty\")]));"
+        ),
+        "{fixed}"
+    );
+    assert!(syn::parse_file(&fixed).is_ok());
+    assert_eq!(text(&out.stdout), "");
+}
+
 #[test]
 fn explain_and_lints() {
     let dir = common::repo();

@@ -4,7 +4,7 @@ use syn::spanned::Spanned;
 
 use super::exprs::{call_path, peel};
 use super::{Lint, declare_lint};
-use crate::diagnostic::Finding;
+use crate::diagnostic::{Applicability, Edit, Finding};
 use crate::facts::Facts;
 use crate::model::Candidate;
 use crate::model::walk::ExprCx;
@@ -21,6 +21,8 @@ declare_lint!(
 
 pub(crate) struct Site {
     pub question_mark: bool,
+    /// The operand of `?` is an `Option` (`.ok_or(..)?`).
+    pub option: bool,
     /// The failing expression without `?` and its `map_err`, for the help.
     pub operand: crate::diagnostic::Span,
     pub ctor: Option<ErrorCtor>,
@@ -91,6 +93,58 @@ fn closure_value(body: &syn::Expr) -> &syn::Expr {
 }
 
 /// The expression before `.map_err(..)` / `.ok_or..(..)`.
+/// Whether `expr` is `option.ok_or(..)` / `option.ok_or_else(..)`: its operand is an `Option`.
+pub(crate) fn is_option_adapter(expr: &syn::Expr) -> bool {
+    matches!(peel(expr), syn::Expr::MethodCall(m)
+        if m.method == "ok_or" || m.method == "ok_or_else")
+}
+
+/// The code that replaces `operand?` so a failure returns `error_result` instead.
+pub(crate) fn match_code(operand: &str, option: bool, error_result: &str) -> String {
+    if option {
+        format!("match {operand} {{ Some(value) => value, None => return {error_result} }}")
+    } else {
+        format!("match {operand} {{ Ok(value) => value, Err(e) => return {error_result} }}")
+    }
+}
+
+/// The edit that turns a protocol-error site into an `isError` result: `operand?` (ending at
+/// `end`) becomes a `match`, `Err(..)` becomes the result. `None` where the SDK cannot spell
+/// that result for this fn's return type.
+pub(crate) fn result_edit(
+    facts: &Facts<'_>,
+    id: usize,
+    site: (crate::diagnostic::Span, crate::diagnostic::Span),
+    question_mark: bool,
+    option: bool,
+    error_result: &str,
+) -> Option<Edit> {
+    let sdk = facts.sdk?;
+    let f = facts.fn_model(id);
+    if !sdk.can_return_error_result(facts.role(id), &f.ret) {
+        return None;
+    }
+    let (operand, whole) = site;
+    Some(if question_mark {
+        Edit {
+            span: crate::diagnostic::Span {
+                end: whole.end,
+                ..operand
+            },
+            replacement: match_code(
+                facts.sources.get(operand.file).snippet(operand),
+                option,
+                error_result,
+            ),
+        }
+    } else {
+        Edit {
+            span: whole,
+            replacement: error_result.to_string(),
+        }
+    })
+}
+
 pub(crate) fn operand_span(cx: &ExprCx<'_>, expr: &syn::Expr) -> crate::diagnostic::Span {
     match peel(expr) {
         syn::Expr::MethodCall(m)
@@ -242,6 +296,7 @@ impl Lint for ErrorEscapesTool {
                 span_of(cx.file, t.question_token.span()),
                 Site {
                     question_mark: true,
+                    option: is_option_adapter(&t.expr),
                     operand: operand_span(cx, &t.expr),
                     ctor: error_ctor_of(cx, &t.expr),
                     fallback_arm: cx.state.fallback_arm > 0,
@@ -259,6 +314,7 @@ impl Lint for ErrorEscapesTool {
                     cx.span(expr),
                     Site {
                         question_mark: false,
+                        option: false,
                         operand: operand_span(cx, arg),
                         ctor: error_ctor_of(cx, arg),
                         fallback_arm: cx.state.fallback_arm > 0,
@@ -307,22 +363,38 @@ impl Lint for ErrorEscapesTool {
         let label = format!(
             "the client gets a JSON-RPC error{code}, not a tool result: the model cannot read it or retry"
         );
+        let message_code = if site.question_mark {
+            if site.option {
+                "\"the value is missing\"".to_string()
+            } else {
+                "e.to_string()".to_string()
+            }
+        } else {
+            site.message.map_or("message".to_string(), |m| {
+                facts.sources.get(m.file).snippet(m).to_string()
+            })
+        };
+        let error_result = sdk.error_result(role, &message_code);
         let help = if site.question_mark {
             format!(
-                "report the failure as a tool result with `isError: true`:\n    let value = match {} {{\n        Ok(value) => value,\n        Err(e) => return {},\n    }};",
-                facts.sources.get(site.operand.file).snippet(site.operand),
-                sdk.error_result(role, "e.to_string()")
-            )
-        } else {
-            format!(
-                "report the failure as a tool result with `isError: true`:\n    return {};",
-                sdk.error_result(
-                    role,
-                    site.message
-                        .map_or("message", |m| facts.sources.get(m.file).snippet(m))
+                "report the failure as a tool result with `isError: true`:\n    {}",
+                match_code(
+                    facts.sources.get(site.operand.file).snippet(site.operand),
+                    site.option,
+                    &error_result
                 )
             )
+        } else {
+            format!("report the failure as a tool result with `isError: true`:\n    {error_result}")
         };
+        let edit = result_edit(
+            facts,
+            id,
+            (site.operand, cand.span),
+            site.question_mark,
+            site.option,
+            &error_result,
+        );
         let mut finding = Finding::new(Self::NAME, cand.span, message)
             .label(label)
             .note("a tool that ran and failed must answer with `isError: true`; JSON-RPC errors are for requests the server cannot process (unknown tool, malformed request)");
@@ -332,6 +404,13 @@ impl Lint for ErrorEscapesTool {
                 sdk.name()
             ));
         }
-        Some(finding.help(help))
+        Some(match edit {
+            Some(edit) => finding.fix(
+                "report the failure as a tool result with `isError: true`",
+                vec![edit],
+                Applicability::MaybeIncorrect,
+            ),
+            None => finding.help(help),
+        })
     }
 }

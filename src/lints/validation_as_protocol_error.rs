@@ -5,11 +5,12 @@
 use syn::spanned::Spanned;
 
 use super::error_escapes_tool::{
-    OwnErrorResponse, ctor_message, err_call_arg, error_ctor_of, is_sdk_argument_parse,
-    mentions_unknown_tool, operand_span, own_error_finding, own_error_response,
+    OwnErrorResponse, ctor_message, err_call_arg, error_ctor_of, is_option_adapter,
+    is_sdk_argument_parse, match_code, mentions_unknown_tool, operand_span, own_error_finding,
+    own_error_response, result_edit,
 };
 use super::{Lint, declare_lint};
-use crate::diagnostic::Finding;
+use crate::diagnostic::{Applicability, Finding};
 use crate::facts::Facts;
 use crate::model::Candidate;
 use crate::model::walk::ExprCx;
@@ -26,6 +27,8 @@ declare_lint!(
 
 struct Site {
     question_mark: bool,
+    /// The operand of `?` is an `Option` (`.ok_or_else(|| invalid_params(..))?`).
+    option: bool,
     operand: crate::diagnostic::Span,
     deserialize_prefix: bool,
     fallback_arm: bool,
@@ -63,6 +66,7 @@ impl Lint for ValidationAsProtocolError {
                     span_of(cx.file, t.question_token.span()),
                     Site {
                         question_mark: true,
+                        option: is_option_adapter(&t.expr),
                         operand: operand_span(cx, &t.expr),
                         deserialize_prefix: literal_starts_with_deserialize_prefix(&t.expr),
                         fallback_arm,
@@ -84,6 +88,7 @@ impl Lint for ValidationAsProtocolError {
                     cx.span(expr),
                     Site {
                         question_mark: false,
+                        option: false,
                         operand: operand_span(cx, arg),
                         deserialize_prefix: literal_starts_with_deserialize_prefix(arg),
                         fallback_arm,
@@ -131,29 +136,54 @@ impl Lint for ValidationAsProtocolError {
             sdk.protocol_error_code(Some(ErrorCtor::InvalidParams))
                 .unwrap_or(-32602)
         );
+        let message_code = if site.question_mark {
+            if site.option {
+                "\"a required argument is missing\"".to_string()
+            } else {
+                "format!(\"invalid arguments: {e}\")".to_string()
+            }
+        } else {
+            site.message.map_or(
+                "\"describe what is wrong and what is expected\"".to_string(),
+                |m| facts.sources.get(m.file).snippet(m).to_string(),
+            )
+        };
+        let error_result = sdk.error_result(role, &message_code);
         let fix = if site.question_mark {
             format!(
-                "report invalid arguments as a tool result with `isError: true`:\n    let value = match {} {{\n        Ok(value) => value,\n        Err(e) => return {},\n    }};",
-                facts.sources.get(site.operand.file).snippet(site.operand),
-                sdk.error_result(role, "format!(\"invalid arguments: {e}\")")
+                "report invalid arguments as a tool result with `isError: true`:\n    {}",
+                match_code(
+                    facts.sources.get(site.operand.file).snippet(site.operand),
+                    site.option,
+                    &error_result
+                )
             )
         } else {
             format!(
-                "report invalid arguments as a tool result with `isError: true`:\n    return {};",
-                sdk.error_result(
-                    role,
-                    site.message
-                        .map_or("\"describe what is wrong and what is expected\"", |m| {
-                            facts.sources.get(m.file).snippet(m)
-                        })
-                )
+                "report invalid arguments as a tool result with `isError: true`:\n    {error_result}"
             )
         };
+        let edit = result_edit(
+            facts,
+            id,
+            (site.operand, cand.span),
+            site.question_mark,
+            site.option,
+            &error_result,
+        );
         Some(
             Finding::new(Self::NAME, cand.span, message)
                 .label("the model gets a protocol error instead of a message it can correct its arguments from")
                 .note("since MCP 2025-11-25 (SEP-1303), input validation errors are tool execution errors; -32602 is for requests that fail the `CallToolRequest` schema or name an unknown tool")
-                .help(fix),
+                .fix(
+                    if edit.is_some() {
+                        "report invalid arguments as a tool result with `isError: true`".to_string()
+                    } else {
+                        fix
+                    },
+                    edit.into_iter().collect(),
+                    Applicability::MaybeIncorrect,
+                ),
         )
     }
 }

@@ -108,11 +108,10 @@ fn render_one(handler: &GraphicalReportHandler, sources: &SourceMap, finding: &F
         // Show the edit as code, like rustc's "help: try" lines.
         for edit in &h.edits {
             let replaced = file.snippet(edit.span);
-            if edit.replacement.contains('\n') || replaced.contains('\n') {
-                continue;
-            }
             if replaced.is_empty() {
                 help.push_str(&format!("\n    insert: {}", edit.replacement));
+            } else if replaced.contains('\n') || replaced.len() > 60 {
+                help.push_str(&format!("\n    → {}", edit.replacement));
             } else {
                 help.push_str(&format!("\n    {replaced} → {}", edit.replacement));
             }

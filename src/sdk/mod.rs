@@ -194,6 +194,12 @@ pub trait Sdk: Send + Sync {
     /// How to write a text content block in this version, e.g. `Content::text`.
     fn text_content(&self) -> &'static str;
 
+    /// Whether [`Sdk::error_result`] type-checks as the return value of a fn with this role
+    /// and return type (so a fix may put it there).
+    fn can_return_error_result(&self, _role: Role, _ret: &Ty) -> bool {
+        false
+    }
+
     /// A complete expression that returns `message` (an expression) as an `isError` result
     /// from a handler with this role.
     fn error_result(&self, role: Role, message: &str) -> String;

@@ -244,6 +244,16 @@ impl Sdk for Rmcp {
         }
     }
 
+    fn can_return_error_result(&self, role: Role, ret: &Ty) -> bool {
+        match role {
+            Role::Dispatcher => true,
+            Role::Tool => ret
+                .as_result()
+                .is_some_and(|(ok, _)| ok.last_segment() == Some("CallToolResult")),
+            _ => false,
+        }
+    }
+
     fn error_result(&self, role: Role, message: &str) -> String {
         let result = format!(
             "CallToolResult::error(vec![{}({message})])",

@@ -1,0 +1,211 @@
+//! `--fix` and `--diff`: apply the edits findings carry, safely.
+//!
+//! Only `MachineApplicable` edits are applied unless `--unsafe-fixes` also allows the
+//! `MaybeIncorrect` ones. Per file, overlapping edits are skipped, the result must still parse
+//! (Rust files), the file must not have changed since it was read, and the write is atomic
+//! (a temporary file in the same directory, then a rename).
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+use crate::diagnostic::{Applicability, Edit, FileId, Finding};
+use crate::source::SourceMap;
+
+/// The edits to make, per file.
+pub fn collect(findings: &[&Finding], unsafe_fixes: bool) -> BTreeMap<FileId, Vec<Edit>> {
+    let mut per_file: BTreeMap<FileId, Vec<Edit>> = BTreeMap::new();
+    for f in findings {
+        let Some(help) = &f.help else { continue };
+        let allowed = match help.applicability {
+            Applicability::MachineApplicable => true,
+            Applicability::MaybeIncorrect => unsafe_fixes,
+            Applicability::HasPlaceholders => false,
+        };
+        if !allowed || help.edits.is_empty() {
+            continue;
+        }
+        // All of a finding's edits in one file, or none of them.
+        let file = help.edits[0].span.file;
+        if help.edits.iter().any(|e| e.span.file != file) {
+            continue;
+        }
+        per_file
+            .entry(file)
+            .or_default()
+            .extend(help.edits.iter().cloned());
+    }
+    per_file
+}
+
+/// `text` with `edits` applied; overlapping edits after the first are skipped.
+pub fn apply_edits(text: &str, edits: &[Edit]) -> (String, usize) {
+    let mut edits: Vec<&Edit> = edits.iter().collect();
+    edits.sort_by_key(|e| (e.span.start, e.span.end));
+    edits.dedup_by(|a, b| a.span == b.span && a.replacement == b.replacement);
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    let mut applied = 0;
+    for edit in edits {
+        if edit.span.start < at || edit.span.end > text.len() {
+            continue;
+        }
+        let (Some(before), Some(_)) = (
+            text.get(at..edit.span.start),
+            text.get(edit.span.start..edit.span.end),
+        ) else {
+            continue;
+        };
+        out.push_str(before);
+        out.push_str(&edit.replacement);
+        at = edit.span.end;
+        applied += 1;
+    }
+    out.push_str(text.get(at..).unwrap_or(""));
+    (out, applied)
+}
+
+/// What happened to one file.
+pub struct Outcome {
+    pub display: String,
+    pub applied: usize,
+    pub refused: Option<String>,
+    pub diff: String,
+}
+
+/// Applies (or, with `dry_run`, only diffs) the edits.
+pub fn run(
+    sources: &SourceMap,
+    edits: &BTreeMap<FileId, Vec<Edit>>,
+    dry_run: bool,
+) -> Vec<Outcome> {
+    let mut outcomes = Vec::new();
+    for (&file, list) in edits {
+        let source = sources.get(file);
+        let (fixed, applied) = apply_edits(&source.text, list);
+        let mut outcome = Outcome {
+            display: source.display.clone(),
+            applied,
+            refused: None,
+            diff: unified_diff(&source.display, &source.text, &fixed),
+        };
+        if applied == 0 || fixed == source.text {
+            continue;
+        }
+        let is_rust = source.path.extension().is_some_and(|e| e == "rs");
+        if is_rust && let Err(e) = crate::source::parse(&fixed) {
+            outcome.refused = Some(format!(
+                "the fixed file would not parse ({e}); left unchanged"
+            ));
+        } else if !dry_run {
+            if let Err(e) = write_atomically(&source.path, &source.text, &fixed) {
+                outcome.refused = Some(e);
+            }
+        }
+        outcomes.push(outcome);
+    }
+    outcomes
+}
+
+/// Replaces `path`'s content `expected` by `new`, refusing when the file changed meanwhile.
+fn write_atomically(path: &Path, expected: &str, new: &str) -> Result<(), String> {
+    let current = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read it again: {e}; left unchanged"))?;
+    if current != expected {
+        return Err("it changed since it was read; left unchanged".into());
+    }
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp = dir.join(format!(".{name}.mcp-lint-{}.tmp", std::process::id()));
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&temp)?;
+        f.write_all(new.as_bytes())?;
+        f.sync_all()?;
+        if let Ok(meta) = std::fs::metadata(path) {
+            std::fs::set_permissions(&temp, meta.permissions())?;
+        }
+        std::fs::rename(&temp, path)
+    };
+    write().map_err(|e| {
+        let _ = std::fs::remove_file(&temp);
+        format!("cannot write it: {e}; left unchanged")
+    })
+}
+
+/// A unified diff of `old` → `new`.
+pub fn unified_diff(display: &str, old: &str, new: &str) -> String {
+    similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(2)
+        .header(&format!("a/{display}"), &format!("b/{display}"))
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Span;
+
+    fn edit(start: usize, end: usize, text: &str) -> Edit {
+        Edit {
+            span: Span {
+                file: 0,
+                start,
+                end,
+            },
+            replacement: text.into(),
+        }
+    }
+
+    #[test]
+    fn applies_in_order_and_skips_overlaps() {
+        let text = "println!(a); println!(b);";
+        let (out, n) = apply_edits(
+            text,
+            &[
+                edit(13, 20, "eprintln"),
+                edit(0, 7, "eprintln"),
+                edit(2, 5, "x"),
+            ],
+        );
+        assert_eq!(out, "eprintln!(a); eprintln!(b);");
+        assert_eq!(n, 2);
+    }
+
+    #[test]
+    fn refuses_a_file_changed_since_it_was_read_and_writes_atomically() {
+        let dir = std::env::temp_dir().join(format!("mcp-lint-fix-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("a.rs");
+        std::fs::write(&path, "fn main() { println!(\"x\"); }\n").expect("write");
+        let err = write_atomically(&path, "something else", "new").expect_err("refused");
+        assert!(err.contains("changed since it was read"), "{err}");
+        write_atomically(&path, "fn main() { println!(\"x\"); }\n", "fn main() {}\n")
+            .expect("written");
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("read"),
+            "fn main() {}\n"
+        );
+        let leftovers = std::fs::read_dir(&dir)
+            .expect("list")
+            .filter(|e| {
+                e.as_ref()
+                    .is_ok_and(|e| e.file_name().to_string_lossy().contains(".tmp"))
+            })
+            .count();
+        assert_eq!(leftovers, 0);
+    }
+
+    #[test]
+    fn insertion() {
+        let (out, n) = apply_edits(
+            "fmt().init()",
+            &[edit(5, 5, ".with_writer(std::io::stderr)")],
+        );
+        assert_eq!(out, "fmt().with_writer(std::io::stderr).init()");
+        assert_eq!(n, 1);
+    }
+}

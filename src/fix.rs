@@ -97,10 +97,8 @@ pub fn run(
             outcome.refused = Some(format!(
                 "the fixed file would not parse ({e}); left unchanged"
             ));
-        } else if !dry_run {
-            if let Err(e) = write_atomically(&source.path, &source.text, &fixed) {
-                outcome.refused = Some(e);
-            }
+        } else if !dry_run && let Err(e) = write_atomically(&source.path, &source.text, &fixed) {
+            outcome.refused = Some(e);
         }
         outcomes.push(outcome);
     }

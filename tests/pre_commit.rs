@@ -24,7 +24,11 @@ fn git(dir: &std::path::Path, args: &[&str]) {
 
 #[test]
 fn hook_fails_on_a_bad_server_and_passes_after_the_fix() {
-    if Command::new("pre-commit").arg("--version").output().is_err() {
+    if Command::new("pre-commit")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
         assert!(
             std::env::var_os("CI").is_none(),
             "pre-commit must be installed in CI (.ci/run installs it)"
@@ -44,7 +48,12 @@ fn hook_fails_on_a_bad_server_and_passes_after_the_fix() {
     let repo = common::repo();
     let run = || {
         Command::new("pre-commit")
-            .args(["try-repo", repo.to_str().expect("utf-8 path"), "mcp-lint", "--all-files"])
+            .args([
+                "try-repo",
+                repo.to_str().expect("utf-8 path"),
+                "mcp-lint",
+                "--all-files",
+            ])
             .current_dir(&dir)
             .output()
             .expect("pre-commit runs")

@@ -1,0 +1,155 @@
+//! End to end with the real rust-analyzer: with `check.overrideCommand` set to mcp-lint's
+//! JSON output, a saved file gets an mcp-lint diagnostic in `textDocument/publishDiagnostics`.
+//! Skipped, with a message, where no rust-analyzer binary can be run (set `RUST_ANALYZER` to
+//! point at one).
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const SERVER: &str = "use rmcp::{ServiceExt, transport::stdio};\npub struct S;\nimpl rmcp::ServerHandler for S {}\n#[tokio::main]\nasync fn main() {\n    println!(\"starting\");\n    S.serve(stdio()).await.unwrap().waiting().await.unwrap();\n}\n";
+
+fn rust_analyzer() -> Option<String> {
+    let candidate = std::env::var("RUST_ANALYZER").unwrap_or_else(|_| "rust-analyzer".into());
+    let ok = Command::new(&candidate)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    ok.then_some(candidate)
+}
+
+fn send(stdin: &mut impl Write, message: &Value) {
+    let body = message.to_string();
+    write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write to rust-analyzer");
+    stdin.flush().expect("flush");
+}
+
+/// Reads LSP messages on a thread, so the test can time out.
+fn reader(stdout: impl Read + Send + 'static) -> mpsc::Receiver<Value> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut reader = BufReader::new(stdout);
+        loop {
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                    return;
+                }
+                let line = line.trim();
+                if line.is_empty() {
+                    break;
+                }
+                if let Some(n) = line.strip_prefix("Content-Length: ") {
+                    length = n.parse().unwrap_or(0);
+                }
+            }
+            let mut body = vec![0; length];
+            if reader.read_exact(&mut body).is_err() {
+                return;
+            }
+            if let Ok(value) = serde_json::from_slice(&body)
+                && tx.send(value).is_err()
+            {
+                return;
+            }
+        }
+    });
+    rx
+}
+
+#[test]
+fn diagnostics_arrive_through_rust_analyzer() {
+    let Some(ra) = rust_analyzer() else {
+        eprintln!(
+            "skipped: rust-analyzer is not installed here (no registry ships it; set RUST_ANALYZER to a binary to run this test)"
+        );
+        return;
+    };
+    let dir = common::scratch_crate(
+        "ra_fixture",
+        &["rmcp = \"3.11\"".to_string()],
+        &[("src/main.rs", SERVER)],
+    );
+    let root = dir.canonicalize().expect("canonical");
+    let file = root.join("src/main.rs");
+    let uri = |p: &std::path::Path| format!("file://{}", p.display());
+
+    let mut child = Command::new(ra)
+        .current_dir(&root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("rust-analyzer starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let messages = reader(child.stdout.take().expect("stdout"));
+
+    let lint = env!("CARGO_BIN_EXE_mcp-lint");
+    send(
+        &mut stdin,
+        &json!({
+            "jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {
+                "processId": null,
+                "rootUri": uri(&root),
+                "capabilities": { "textDocument": { "publishDiagnostics": {} } },
+                "initializationOptions": {
+                    "check": { "overrideCommand": [lint, "--message-format=json", "."] },
+                    "checkOnSave": true,
+                    "cargo": { "buildScripts": { "enable": false } },
+                    "procMacro": { "enable": false }
+                }
+            }
+        }),
+    );
+    send(
+        &mut stdin,
+        &json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }),
+    );
+    send(
+        &mut stdin,
+        &json!({
+            "jsonrpc": "2.0", "method": "textDocument/didOpen",
+            "params": { "textDocument": { "uri": uri(&file), "languageId": "rust", "version": 1, "text": SERVER } }
+        }),
+    );
+    send(
+        &mut stdin,
+        &json!({
+            "jsonrpc": "2.0", "method": "textDocument/didSave",
+            "params": { "textDocument": { "uri": uri(&file) } }
+        }),
+    );
+
+    let deadline = Instant::now() + Duration::from_secs(240);
+    let mut found = None;
+    while Instant::now() < deadline && found.is_none() {
+        let Ok(message) = messages.recv_timeout(Duration::from_secs(5)) else {
+            continue;
+        };
+        // Answer server-to-client requests (workspace/configuration, progress) with null.
+        if let (Some(id), Some(_)) = (message.get("id"), message.get("method")) {
+            send(
+                &mut stdin,
+                &json!({ "jsonrpc": "2.0", "id": id, "result": null }),
+            );
+        }
+        if message["method"] == "textDocument/publishDiagnostics" {
+            let diagnostics = message["params"]["diagnostics"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            found = diagnostics.into_iter().find(|d| d["source"] == "mcp_lint");
+        }
+    }
+    let _ = child.kill();
+    let diagnostic = found.expect("an mcp-lint diagnostic within 240 s");
+    assert_eq!(diagnostic["code"], "stdout_in_stdio_server");
+    assert_eq!(diagnostic["range"]["start"]["line"], 5);
+}

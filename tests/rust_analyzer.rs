@@ -149,6 +149,7 @@ fn diagnostics_arrive_through_rust_analyzer() {
         }
     }
     let _ = child.kill();
+    let _ = child.wait();
     let diagnostic = found.expect("an mcp-lint diagnostic within 240 s");
     assert_eq!(diagnostic["code"], "stdout_in_stdio_server");
     assert_eq!(diagnostic["range"]["start"]["line"], 5);

@@ -148,6 +148,11 @@ impl Oracle {
         }
     }
 
+    #[tool(description = "A custom code")]
+    async fn coded(&self) -> Result<CallToolResult, McpError> {
+        Err(McpError::new(rmcp::model::ErrorCode(-32050), "quota exceeded", None))
+    }
+
     #[tool(description = "A panic")]
     async fn boom(&self) -> String {
         let missing: Option<String> = None;
@@ -182,6 +187,7 @@ fn rmcp_wire_before_and_after_the_fixes() {
         "error_as_success",
         "panic_in_tool",
         "stdout_in_stdio_server",
+        "reserved_error_code",
     ] {
         assert!(findings.contains(code), "{code} missing:\n{findings}");
     }
@@ -190,6 +196,7 @@ fn rmcp_wire_before_and_after_the_fixes() {
         ("validate", json!({"n": 0})),
         ("hidden", json!({})),
         ("boom", json!({})),
+        ("coded", json!({})),
     ];
 
     let before = drive(&build(&dir, "oracle-rmcp"), &calls);
@@ -220,7 +227,7 @@ fn rmcp_wire_before_and_after_the_fixes() {
     );
 
     let fixed = lint_codes(&dir, &["--fix", "--unsafe-fixes"]);
-    assert!(fixed.contains("applied 5 fixes in 1 file"), "{fixed}");
+    assert!(fixed.contains("applied 6 fixes in 1 file"), "{fixed}");
 
     let after = drive(&build(&dir, "oracle-rmcp"), &calls);
     for line in &after {
@@ -229,7 +236,7 @@ fn rmcp_wire_before_and_after_the_fixes() {
             "non-JSON on stdout: {line}"
         );
     }
-    for id in [2, 3, 4] {
+    for id in [2, 3, 4, 6] {
         let r = response(&after, id).unwrap_or_else(|| panic!("{id} answered: {after:?}"));
         assert_eq!(r["result"]["isError"], true, "{r}");
     }

@@ -81,6 +81,10 @@ pub struct Cli {
     #[arg(long)]
     pub exit_zero: bool,
 
+    /// Exit 2 when mcp-lint itself failed on a file (`mcp_lint::internal_error`).
+    #[arg(long)]
+    pub strict: bool,
+
     /// Colour for human output.
     #[arg(long, value_enum, default_value = "auto")]
     pub color: Color,

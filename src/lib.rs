@@ -236,7 +236,7 @@ fn report(cli: &Cli, outcome: &Outcome) -> i32 {
     if cli.statistics {
         eprint!("{}", statistics(outcome));
     }
-    if internal {
+    if internal && cli.strict {
         exit::ERROR
     } else if denied > 0 && !cli.exit_zero {
         exit::DENIED
@@ -390,6 +390,27 @@ pub fn lint_workspace(
         .collect();
     let mut sources = SourceMap::default();
     let mut findings: Vec<(Finding, Option<usize>)> = Vec::new();
+    for (path, message) in &workspace.skipped {
+        let text = std::fs::read(path)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default();
+        let id = sources.add(SourceFile::new(
+            path.clone(),
+            display_path(&workspace.root, path),
+            text,
+        ));
+        let mut f = Finding::new(
+            IO_ERROR,
+            Span {
+                file: id,
+                start: 0,
+                end: 0,
+            },
+            format!("skipped: {message}"),
+        );
+        f.level = warnings_level.max(Level::Warn);
+        findings.push((f, None));
+    }
     let mut jobs_list = Vec::new();
     for (pi, package) in workspace.packages.iter().enumerate() {
         for path in &package.files {
@@ -464,44 +485,36 @@ pub fn lint_workspace(
                 ),
             )));
         }
-        let result =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                match source::parse(&file.text) {
-                    Ok(ast) => Ok(model::build_file(&cx, &ast)),
-                    Err(e) => {
-                        let span = source::span_of(job.file, e.span());
-                        let span = if span.start == 0 && span.end == 0 && !file.text.is_empty() {
-                            Span {
-                                file: job.file,
-                                start: file.text.len(),
-                                end: file.text.len(),
-                            }
-                        } else {
-                            span
-                        };
-                        Err(Box::new(
-                            Finding::new(
-                                PARSE_ERROR,
-                                span,
-                                format!("this file could not be parsed, so it was not linted: {e}"),
-                            )
-                            .label(e.to_string()),
-                        ))
-                    }
+        let result = isolate(|| {
+            inject_panic_for_tests(&file.display);
+            match source::parse(&file.text) {
+                Ok(ast) => Ok(model::build_file(&cx, &ast)),
+                Err(e) => {
+                    let span = source::span_of(job.file, e.span());
+                    let span = if span.start == 0 && span.end == 0 && !file.text.is_empty() {
+                        Span {
+                            file: job.file,
+                            start: file.text.len(),
+                            end: file.text.len(),
+                        }
+                    } else {
+                        span
+                    };
+                    Err(Box::new(
+                        Finding::new(
+                            PARSE_ERROR,
+                            span,
+                            format!("this file could not be parsed, so it was not linted: {e}"),
+                        )
+                        .label(e.to_string()),
+                    ))
                 }
-            }));
+            }
+        });
         proc_macro2::extra::invalidate_current_thread_spans();
         match result {
             Ok(r) => r,
-            Err(_) => Err(Box::new(Finding::new(
-                INTERNAL_ERROR,
-                Span {
-                    file: job.file,
-                    start: 0,
-                    end: 0,
-                },
-                "mcp-lint failed while analysing this file; please report it",
-            ))),
+            Err(panic) => Err(Box::new(internal_error(job.file, &panic))),
         }
     };
 
@@ -520,11 +533,7 @@ pub fn lint_workspace(
             Ok(model) => per_package[job.package].push(model),
             Err(f) => {
                 let mut f = *f;
-                f.level = if f.lint == INTERNAL_ERROR {
-                    Level::Deny
-                } else {
-                    warnings_level.max(Level::Warn)
-                };
+                f.level = warnings_level.max(Level::Warn);
                 findings.push((f, Some(job.package)));
             }
         }
@@ -534,50 +543,67 @@ pub fn lint_workspace(
     let abort_settings = abort_settings(&workspace, &mut sources);
     let mut handlers = 0;
     for (pi, files) in per_package.iter().enumerate() {
-        let package: &Package = &workspace.packages[pi];
-        // Helpers in other members of the workspace are followed like the package's own.
-        let mut linked: Vec<&FileModel> = files.iter().collect();
-        // (A member that is an MCP SDK or server of another kind keeps its own verdicts.)
-        let sdk_name = sdks[pi].as_ref().map(|s| s.name());
-        for (di, dep) in workspace.packages.iter().enumerate() {
-            let dep_sdk = sdks[di].as_ref().map(|s| s.name());
-            if di != pi
-                && package.dependency(&dep.name).is_some()
-                && (dep_sdk.is_none() || dep_sdk == sdk_name)
-            {
-                linked.extend(per_package[di].iter());
-            }
-        }
-        let facts = Facts::build(
-            &sources,
-            &abort_settings[pi],
-            package,
-            sdks[pi].as_deref(),
-            &linked,
-            files.len(),
-        );
-        // The package's own files come first in `linked`.
-        handlers += (0..facts.graph.fns.len())
-            .filter(|&id| facts.graph.fns[id].file < files.len() && facts.role(id).is_handler())
-            .count();
-        for lint in &enabled {
-            let level = package_levels[pi]
-                .get(lint.name())
-                .copied()
-                .unwrap_or(Level::Warn);
-            if level == Level::Allow {
-                continue;
-            }
-            for file in &linked {
-                for cand in file.candidates.iter().filter(|c| c.lint == lint.name()) {
-                    if let Some(mut f) = lint.finish(cand, &facts) {
-                        f.level = level;
-                        findings.push((f, Some(pi)));
-                    }
+        let crate_phase = isolate(|| {
+            let mut found: Vec<(Finding, Option<usize>)> = Vec::new();
+            let mut handlers = 0;
+            let package: &Package = &workspace.packages[pi];
+            // Helpers in other members of the workspace are followed like the package's own.
+            let mut linked: Vec<&FileModel> = files.iter().collect();
+            // (A member that is an MCP SDK or server of another kind keeps its own verdicts.)
+            let sdk_name = sdks[pi].as_ref().map(|s| s.name());
+            for (di, dep) in workspace.packages.iter().enumerate() {
+                let dep_sdk = sdks[di].as_ref().map(|s| s.name());
+                if di != pi
+                    && package.dependency(&dep.name).is_some()
+                    && (dep_sdk.is_none() || dep_sdk == sdk_name)
+                {
+                    linked.extend(per_package[di].iter());
                 }
             }
-            for mut f in lint.finish_crate(&facts) {
-                f.level = level;
+            let facts = Facts::build(
+                &sources,
+                &abort_settings[pi],
+                package,
+                sdks[pi].as_deref(),
+                &linked,
+                files.len(),
+            );
+            // The package's own files come first in `linked`.
+            handlers += (0..facts.graph.fns.len())
+                .filter(|&id| facts.graph.fns[id].file < files.len() && facts.role(id).is_handler())
+                .count();
+            for lint in &enabled {
+                let level = package_levels[pi]
+                    .get(lint.name())
+                    .copied()
+                    .unwrap_or(Level::Warn);
+                if level == Level::Allow {
+                    continue;
+                }
+                for file in &linked {
+                    for cand in file.candidates.iter().filter(|c| c.lint == lint.name()) {
+                        if let Some(mut f) = lint.finish(cand, &facts) {
+                            f.level = level;
+                            found.push((f, Some(pi)));
+                        }
+                    }
+                }
+                for mut f in lint.finish_crate(&facts) {
+                    f.level = level;
+                    found.push((f, Some(pi)));
+                }
+            }
+            (found, handlers)
+        });
+        match crate_phase {
+            Ok((found, n)) => {
+                findings.extend(found);
+                handlers += n;
+            }
+            Err(panic) => {
+                let file = files.first().map_or(0, |f| f.file);
+                let mut f = internal_error(file, &panic);
+                f.level = warnings_level.max(Level::Warn);
                 findings.push((f, Some(pi)));
             }
         }
@@ -678,6 +704,72 @@ fn abort_settings(workspace: &Workspace, sources: &mut SourceMap) -> Vec<Vec<fac
         .collect()
 }
 
+thread_local! {
+    /// The message of the last panic caught by [`isolate`] on this thread.
+    static PANIC_MESSAGE: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+    static ISOLATING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f`, turning a panic into `Err(message)`. The panic hook stays quiet for these (the
+/// message goes into an `internal_error` diagnostic instead) and speaks for any other panic.
+fn isolate<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if ISOLATING.with(|i| i.get()) {
+                let location = info
+                    .location()
+                    .map(|l| format!(" at {}:{}", l.file(), l.line()))
+                    .unwrap_or_default();
+                let payload = info
+                    .payload()
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a panic".into());
+                PANIC_MESSAGE.with(|m| *m.borrow_mut() = Some(format!("{payload}{location}")));
+            } else {
+                previous(info);
+            }
+        }));
+    });
+    let was = ISOLATING.with(|i| i.replace(true));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    ISOLATING.with(|i| i.set(was));
+    result.map_err(|_| {
+        PANIC_MESSAGE
+            .with(|m| m.borrow_mut().take())
+            .unwrap_or_else(|| "a panic".into())
+    })
+}
+
+fn internal_error(file: diagnostic::FileId, panic: &str) -> Finding {
+    Finding::new(
+        INTERNAL_ERROR,
+        Span {
+            file,
+            start: 0,
+            end: 0,
+        },
+        format!(
+            "mcp-lint failed while analysing this file ({panic}); the rest of the run went on. Please report it"
+        ),
+    )
+}
+
+/// Debug builds only: `MCP_LINT_INJECT_PANIC=name` panics while analysing files whose path
+/// contains `name`, so tests can prove the isolation.
+fn inject_panic_for_tests(display: &str) {
+    #[cfg(debug_assertions)]
+    if let Some(name) = std::env::var_os("MCP_LINT_INJECT_PANIC")
+        && display.contains(name.to_string_lossy().as_ref())
+    {
+        panic!("injected for tests");
+    }
+    let _ = display;
+}
+
 fn read_source(path: &std::path::Path) -> Result<String, String> {
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read this file: {e}"))?;
     if meta.len() > MAX_FILE_BYTES {
@@ -711,7 +803,16 @@ fn canonical(path: &std::path::Path) -> PathBuf {
 
 fn display_path(root: &std::path::Path, path: &std::path::Path) -> String {
     let root = canonical(root);
-    let abs = canonical(path);
+    // The directory is resolved, not the file: a symbolic link keeps its own name.
+    let abs = match (path.parent(), path.file_name()) {
+        (Some(dir), Some(name)) => canonical(if dir.as_os_str().is_empty() {
+            std::path::Path::new(".")
+        } else {
+            dir
+        })
+        .join(name),
+        _ => canonical(path),
+    };
     let shown = abs.strip_prefix(&root).unwrap_or(&abs);
     shown.to_string_lossy().replace('\\', "/")
 }

@@ -129,6 +129,8 @@ fn compatible(min: Version, v: Version) -> bool {
 pub struct Workspace {
     pub root: PathBuf,
     pub packages: Vec<Package>,
+    /// Manifests found while walking that could not be read: reported, then skipped.
+    pub skipped: Vec<(PathBuf, String)>,
 }
 
 #[derive(Debug)]
@@ -182,6 +184,7 @@ pub fn from_cargo(selection: &Selection) -> Result<Workspace, WorkspaceError> {
     let root_manifest = read_toml(&root.join("Cargo.toml")).ok();
 
     let mut packages = Vec::new();
+    let mut skipped = Vec::new();
     for spec in &selection.packages {
         if !all.iter().any(|p| spec_matches(spec, p)) {
             return Err(WorkspaceError(format!(
@@ -239,10 +242,23 @@ pub fn from_cargo(selection: &Selection) -> Result<Workspace, WorkspaceError> {
             profile_manifest: root.join("Cargo.toml"),
         };
         package.locked = read_lock(package.root())?;
-        package.files = source_files(package.root());
+        let (files, links) = source_files_and_links(package.root());
+        package.files = files;
+        skipped.extend(links.into_iter().map(link_skipped));
         packages.push(package);
     }
-    Ok(Workspace { root, packages })
+    Ok(Workspace {
+        root,
+        packages,
+        skipped,
+    })
+}
+
+fn link_skipped(path: PathBuf) -> (PathBuf, String) {
+    (
+        path,
+        "a symbolic link: not followed (it may leave the package or loop)".to_string(),
+    )
 }
 
 fn spec_matches(spec: &str, pkg: &Value) -> bool {
@@ -268,6 +284,7 @@ pub fn from_paths(paths: &[PathBuf]) -> Result<Workspace, WorkspaceError> {
         .map_err(|e| WorkspaceError(format!("cannot read the current directory: {e}")))?;
     let mut by_manifest: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
     let mut loose = Vec::new();
+    let mut skipped = Vec::new();
     for path in paths {
         if !path.exists() {
             return Err(WorkspaceError(format!(
@@ -276,20 +293,26 @@ pub fn from_paths(paths: &[PathBuf]) -> Result<Workspace, WorkspaceError> {
             )));
         }
         let files = if path.is_dir() {
-            let manifests = package_manifests_under(path);
+            let (manifests, mut broken) = package_manifests_under(path);
+            skipped.append(&mut broken);
             if manifests.is_empty() {
-                source_files(path)
+                let (files, links) = source_files_and_links(path);
+                skipped.extend(links.into_iter().map(link_skipped));
+                files
             } else {
-                manifests
-                    .iter()
-                    .flat_map(|m| source_files(m.parent().unwrap_or(path)))
-                    .collect()
+                let mut files = Vec::new();
+                for m in &manifests {
+                    let (found, links) = source_files_and_links(m.parent().unwrap_or(path));
+                    files.extend(found);
+                    skipped.extend(links.into_iter().map(link_skipped));
+                }
+                files
             }
         } else {
             vec![path.clone()]
         };
         for file in files {
-            match nearest_manifest(file.parent().unwrap_or(Path::new("."))) {
+            match nearest_manifest(file.parent().unwrap_or(Path::new(".")))? {
                 Some(manifest) => by_manifest.entry(manifest).or_default().push(file),
                 None => loose.push(file),
             }
@@ -316,30 +339,55 @@ pub fn from_paths(paths: &[PathBuf]) -> Result<Workspace, WorkspaceError> {
             profile_manifest: PathBuf::new(),
         });
     }
-    Ok(Workspace { root, packages })
+    Ok(Workspace {
+        root,
+        packages,
+        skipped,
+    })
 }
 
 /// Every `Cargo.toml` with a `[package]` table under `dir`, git-ignore aware.
-fn package_manifests_under(dir: &Path) -> Vec<PathBuf> {
-    let mut manifests: Vec<PathBuf> = ignore::WalkBuilder::new(dir)
+/// Manifests that are not valid TOML are returned apart, to be reported and skipped: a tree
+/// may hold broken manifests on purpose (test fixtures).
+fn package_manifests_under(dir: &Path) -> (Vec<PathBuf>, Vec<(PathBuf, String)>) {
+    let mut manifests = Vec::new();
+    let mut broken = Vec::new();
+    let walk = ignore::WalkBuilder::new(dir)
         .require_git(false)
         .filter_entry(|e| e.file_name() != "target")
-        .build()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_name() == "Cargo.toml")
-        .map(ignore::DirEntry::into_path)
-        .filter(|m| read_toml(m).is_ok_and(|t| t.get("package").is_some()))
-        .collect();
+        .build();
+    for entry in walk.filter_map(Result::ok) {
+        if entry.file_name() != "Cargo.toml" {
+            continue;
+        }
+        let path = entry.into_path();
+        match read_toml(&path) {
+            Ok(t) if t.get("package").is_some() => manifests.push(path),
+            Ok(_) => {}
+            Err(e) => broken.push((path, e)),
+        }
+    }
     manifests.sort();
-    manifests
+    (manifests, broken)
 }
 
-/// The nearest `Cargo.toml` with a `[package]` table at or above `dir`.
-fn nearest_manifest(dir: &Path) -> Option<PathBuf> {
-    let dir = dir.canonicalize().ok()?;
-    dir.ancestors()
-        .map(|d| d.join("Cargo.toml"))
-        .find(|m| m.is_file() && read_toml(m).is_ok_and(|t| t.get("package").is_some()))
+/// The nearest `Cargo.toml` with a `[package]` table at or above `dir`. A manifest on the way
+/// that is not valid TOML is an error, not a reason to look further up.
+fn nearest_manifest(dir: &Path) -> Result<Option<PathBuf>, WorkspaceError> {
+    let Ok(dir) = dir.canonicalize() else {
+        return Ok(None);
+    };
+    for manifest in dir.ancestors().map(|d| d.join("Cargo.toml")) {
+        if manifest.is_file()
+            && read_toml(&manifest)
+                .map_err(WorkspaceError)?
+                .get("package")
+                .is_some()
+        {
+            return Ok(Some(manifest));
+        }
+    }
+    Ok(None)
 }
 
 fn package_from_manifest(
@@ -586,8 +634,16 @@ fn read_lock(dir: &Path) -> Result<BTreeMap<String, Vec<Version>>, WorkspaceErro
 /// The `.rs` files of a package: git-ignore aware, without `target/`, `tests/`, `benches/`,
 /// `examples/`, `build.rs` and nested packages.
 pub fn source_files(package_root: &Path) -> Vec<PathBuf> {
+    source_files_and_links(package_root).0
+}
+
+/// As [`source_files`], plus the `.rs` symbolic links met on the way: links are not followed
+/// (a link can leave the package or loop), so they are reported instead.
+pub fn source_files_and_links(package_root: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let root = package_root.to_path_buf();
-    let mut files: Vec<PathBuf> = ignore::WalkBuilder::new(&root)
+    let mut files = Vec::new();
+    let mut links = Vec::new();
+    let walk = ignore::WalkBuilder::new(&root)
         .hidden(true)
         .parents(true)
         .require_git(false)
@@ -606,14 +662,24 @@ pub fn source_files(package_root: &Path) -> Vec<PathBuf> {
             }
             !(path.parent() == Some(root.as_path()) && entry.file_name() == "build.rs")
         })
-        .build()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
-        .map(ignore::DirEntry::into_path)
-        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
-        .collect();
+        .build();
+    for entry in walk.filter_map(Result::ok) {
+        let Some(kind) = entry.file_type() else {
+            continue;
+        };
+        let path = entry.into_path();
+        if path.extension().is_none_or(|x| x != "rs") {
+            continue;
+        }
+        if kind.is_file() {
+            files.push(path);
+        } else if kind.is_symlink() {
+            links.push(path);
+        }
+    }
     files.sort();
-    files
+    links.sort();
+    (files, links)
 }
 
 fn walk_rs(dir: &Path, recursive: bool) -> Vec<PathBuf> {

@@ -409,6 +409,99 @@ fn fix_diff_and_unsafe_fixes() {
 }
 
 #[test]
+fn a_panic_in_analysis_is_one_diagnostic_and_the_run_goes_on() {
+    let dir = scratch_crate(
+        "isolation",
+        &rmcp(),
+        &[
+            ("src/lib.rs", WARN_ONLY),
+            ("src/victim.rs", "pub fn f() {}\n"),
+        ],
+    );
+    let run = |extra: &[&str]| {
+        let mut args = vec![".", "--message-format", "short"];
+        args.extend_from_slice(extra);
+        std::process::Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
+            .args(&args)
+            .current_dir(&dir)
+            .env("MCP_LINT_INJECT_PANIC", "victim")
+            .output()
+            .expect("run")
+    };
+    let out = run(&[]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("src/victim.rs:1:1: warning[mcp_lint::internal_error]: mcp-lint failed while analysing this file (injected for tests"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("src/lib.rs:9:11: warning[mcp_lint::panic_in_tool]"),
+        "{stdout}"
+    );
+    assert!(
+        !text(&out.stderr).contains("panicked"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(run(&["--strict"]).status.code(), Some(2));
+}
+
+#[test]
+fn malformed_manifests_and_locks_are_clear_errors() {
+    let dir = scratch_crate("bad_manifest", &rmcp(), &[("src/lib.rs", WARN_ONLY)]);
+    std::fs::write(dir.join("Cargo.lock"), "this is [not toml").expect("write");
+    let out = mcp_lint(&dir, &["."]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("Cargo.lock: invalid TOML"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_file(dir.join("Cargo.lock")).expect("remove");
+    std::fs::write(dir.join("Cargo.toml"), "[package\nname = ").expect("write");
+    let out = mcp_lint(&dir, &["src/lib.rs"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("Cargo.toml"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn symlinks_and_broken_manifests_in_a_tree_are_reported_and_skipped() {
+    let dir = scratch_crate("links", &rmcp(), &[("src/lib.rs", WARN_ONLY)]);
+    std::os::unix::fs::symlink("loop.rs", dir.join("src/loop.rs")).expect("loop link");
+    std::os::unix::fs::symlink("/etc/hostname", dir.join("src/outside.rs")).expect("outside link");
+    let fixture = dir.join("fixtures/broken");
+    std::fs::create_dir_all(&fixture).expect("dir");
+    std::fs::write(fixture.join("Cargo.toml"), "[package\n").expect("write");
+    let parent = dir.parent().expect("parent");
+    let name = dir.file_name().expect("name").to_str().expect("utf-8");
+    let out = mcp_lint(parent, &[name, "--message-format", "short"]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("src/loop.rs:1:1: warning[mcp_lint::io_error]: skipped: a symbolic link"),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .contains("src/outside.rs:1:1: warning[mcp_lint::io_error]: skipped: a symbolic link"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("fixtures/broken/Cargo.toml:1:1: warning[mcp_lint::io_error]: skipped:"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("src/lib.rs:9:11: warning[mcp_lint::panic_in_tool]"),
+        "the rest is linted: {stdout}"
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
 fn explain_and_lints() {
     let dir = common::repo();
     let out = mcp_lint(&dir, &["explain", "panic_in_tool"]);

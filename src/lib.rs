@@ -547,13 +547,14 @@ pub fn lint_workspace(
             let mut found: Vec<(Finding, Option<usize>)> = Vec::new();
             let mut handlers = 0;
             let package: &Package = &workspace.packages[pi];
-            // Helpers in other members of the workspace are followed like the package's own.
+            // Helpers in other members of the same workspace are followed like the package's own.
             let mut linked: Vec<&FileModel> = files.iter().collect();
             // (A member that is an MCP SDK or server of another kind keeps its own verdicts.)
             let sdk_name = sdks[pi].as_ref().map(|s| s.name());
             for (di, dep) in workspace.packages.iter().enumerate() {
                 let dep_sdk = sdks[di].as_ref().map(|s| s.name());
                 if di != pi
+                    && dep.profile_manifest == package.profile_manifest
                     && package.dependency(&dep.name).is_some()
                     && (dep_sdk.is_none() || dep_sdk == sdk_name)
                 {

@@ -72,6 +72,23 @@ impl Config {
         Ok(config)
     }
 
+    /// The package's configuration from an already parsed manifest (no workspace inheritance).
+    pub fn from_table(manifest: &toml::Table) -> Result<Config, String> {
+        let mut config = Config::default();
+        let table = manifest
+            .get("package")
+            .and_then(|p| p.get("metadata"))
+            .and_then(|m| m.get("mcp-lint"));
+        match table {
+            None => {}
+            Some(toml::Value::Table(t)) => {
+                config.merge(t, Path::new("Cargo.toml"), "[package.metadata.mcp-lint]")?
+            }
+            Some(_) => return Err("[package.metadata.mcp-lint] must be a table".into()),
+        }
+        Ok(config)
+    }
+
     fn merge(&mut self, table: &toml::Table, path: &Path, name: &str) -> Result<(), String> {
         let here = |msg: String| format!("{}: {name}: {msg}", path.display());
         for (key, value) in table {

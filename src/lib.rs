@@ -56,6 +56,42 @@ pub struct Outcome {
     pub rust_files: usize,
 }
 
+/// Lints one file's text as the `src/main.rs` of a binary crate that depends on rmcp 3.x,
+/// in memory. The fuzzer's entry point; also handy for tests.
+pub fn analyze_text(text: &str) -> Vec<Finding> {
+    let root = PathBuf::from("/mcp-lint-in-memory");
+    let file = root.join("src/main.rs");
+    let package = Package {
+        id: "path+file:///mcp-lint-in-memory#in-memory@0.1.0".into(),
+        name: "in-memory".into(),
+        version: "0.1.0".into(),
+        manifest_path: root.join("Cargo.toml"),
+        targets: vec![workspace::Target {
+            name: "in-memory".into(),
+            kind: vec!["bin".into()],
+            src_path: file.clone(),
+        }],
+        dependencies: vec![workspace::Dependency {
+            package: "rmcp".into(),
+            extern_name: "rmcp".into(),
+            requirement: Some("3.11".into()),
+            features: Vec::new(),
+        }],
+        locked: BTreeMap::new(),
+        files: vec![file.clone()],
+        profile_manifest: root.join("Cargo.toml"),
+    };
+    let workspace = Workspace {
+        root,
+        packages: vec![package],
+        skipped: Vec::new(),
+        overlay: [(file, text.to_string())].into_iter().collect(),
+    };
+    lint_workspace(workspace, &config::LevelFlags::new(), Level::Warn, Some(1))
+        .map(|o| o.findings.into_iter().map(|(f, _)| f).collect())
+        .unwrap_or_default()
+}
+
 /// Runs `mcp-lint [PATH]...`; returns the exit code.
 pub fn run(args: Vec<OsString>) -> i32 {
     run_in(args, false)
@@ -415,7 +451,11 @@ pub fn lint_workspace(
     for (pi, package) in workspace.packages.iter().enumerate() {
         for path in &package.files {
             let display = display_path(&workspace.root, path);
-            match read_source(path) {
+            let source = match workspace.overlay.get(path) {
+                Some(text) => Ok(text.clone()),
+                None => read_source(path),
+            };
+            match source {
                 Ok(text) => {
                     let id = sources.add(SourceFile::new(path.clone(), display, text));
                     let absolute = canonical(path);

@@ -131,6 +131,8 @@ pub struct Workspace {
     pub packages: Vec<Package>,
     /// Manifests found while walking that could not be read: reported, then skipped.
     pub skipped: Vec<(PathBuf, String)>,
+    /// File contents to use instead of the disk (in-memory analysis, fuzzing).
+    pub overlay: std::collections::HashMap<PathBuf, String>,
 }
 
 #[derive(Debug)]
@@ -251,6 +253,7 @@ pub fn from_cargo(selection: &Selection) -> Result<Workspace, WorkspaceError> {
         root,
         packages,
         skipped,
+        overlay: Default::default(),
     })
 }
 
@@ -343,6 +346,7 @@ pub fn from_paths(paths: &[PathBuf]) -> Result<Workspace, WorkspaceError> {
         root,
         packages,
         skipped,
+        overlay: Default::default(),
     })
 }
 
@@ -433,6 +437,27 @@ fn package_from_manifest(
         files,
         profile_manifest,
     })
+}
+
+/// Everything mcp-lint reads from a manifest's text: dependencies, `panic = "abort"`
+/// settings and the mcp-lint configuration (the fuzzer's entry point for manifests).
+pub fn read_manifest_text(
+    text: &str,
+) -> Result<
+    (
+        Vec<Dependency>,
+        Vec<(String, std::ops::Range<usize>)>,
+        crate::config::Config,
+    ),
+    String,
+> {
+    let table: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| format!("invalid TOML: {}", e.message()))?;
+    let dependencies = dependencies_of(&table, Some(&table));
+    let aborts = panic_abort_settings(text);
+    let config = crate::config::Config::from_table(&table)?;
+    Ok((dependencies, aborts, config))
 }
 
 /// `panic = "abort"` settings in a manifest's `[profile.NAME]` tables: the profile name and

@@ -439,18 +439,16 @@ fn package_from_manifest(
     })
 }
 
+/// Dependencies, `panic = "abort"` settings (profile, byte range) and configuration.
+pub type ManifestFacts = (
+    Vec<Dependency>,
+    Vec<(String, std::ops::Range<usize>)>,
+    crate::config::Config,
+);
+
 /// Everything mcp-lint reads from a manifest's text: dependencies, `panic = "abort"`
 /// settings and the mcp-lint configuration (the fuzzer's entry point for manifests).
-pub fn read_manifest_text(
-    text: &str,
-) -> Result<
-    (
-        Vec<Dependency>,
-        Vec<(String, std::ops::Range<usize>)>,
-        crate::config::Config,
-    ),
-    String,
-> {
+pub fn read_manifest_text(text: &str) -> Result<ManifestFacts, String> {
     let table: toml::Table = text
         .parse()
         .map_err(|e: toml::de::Error| format!("invalid TOML: {}", e.message()))?;

@@ -6,6 +6,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use mcp_lint::diagnostic::Level;
+
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use mcp_lint::workspace;
 
 fn main() {

@@ -388,6 +388,16 @@ pub fn lint_workspace(
     warnings_level: Level,
     jobs: Option<usize>,
 ) -> Result<Outcome, String> {
+    let timings = std::env::var_os("MCP_LINT_TIMINGS").is_some();
+    let started = std::time::Instant::now();
+    let mark = |phase: &str| {
+        if timings {
+            eprintln!(
+                "timing: {phase:<10} {:>8.3} s",
+                started.elapsed().as_secs_f64()
+            );
+        }
+    };
     // Configuration per package; excluded files leave the run here.
     let mut configs = Vec::new();
     for package in &mut workspace.packages {
@@ -448,38 +458,64 @@ pub fn lint_workspace(
         findings.push((f, None));
     }
     let mut jobs_list = Vec::new();
-    for (pi, package) in workspace.packages.iter().enumerate() {
-        for path in &package.files {
-            let display = display_path(&workspace.root, path);
-            let source = match workspace.overlay.get(path) {
-                Some(text) => Ok(text.clone()),
-                None => read_source(path),
-            };
-            match source {
-                Ok(text) => {
-                    let id = sources.add(SourceFile::new(path.clone(), display, text));
-                    let absolute = canonical(path);
-                    let root = canonical(package.root());
-                    let relative = absolute.strip_prefix(&root).unwrap_or(&absolute);
-                    let mut module = vec![package.name.replace('-', "_")];
-                    module.extend(model::module_of(relative));
-                    jobs_list.push(Job {
-                        package: pi,
-                        file: id,
-                        module,
-                    });
-                }
-                Err(message) => {
-                    let id = sources.add(SourceFile::new(path.clone(), display, String::new()));
-                    let span = Span {
-                        file: id,
-                        start: 0,
-                        end: 0,
-                    };
-                    let mut f = Finding::new(IO_ERROR, span, message);
-                    f.level = warnings_level.max(Level::Warn);
-                    findings.push((f, Some(pi)));
-                }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.unwrap_or(0))
+        .stack_size(64 * 1024 * 1024)
+        .build()
+        .map_err(|e| format!("cannot start worker threads: {e}"))?;
+
+    // Read every file in parallel: text, path shown to users, module path.
+    let root = canonical(&workspace.root);
+    let package_roots: Vec<PathBuf> = workspace
+        .packages
+        .iter()
+        .map(|p| canonical(p.root()))
+        .collect();
+    let to_read: Vec<(usize, &PathBuf)> = workspace
+        .packages
+        .iter()
+        .enumerate()
+        .flat_map(|(pi, p)| p.files.iter().map(move |f| (pi, f)))
+        .collect();
+    let read: Vec<(String, Vec<String>, Result<String, String>)> = pool.install(|| {
+        to_read
+            .par_iter()
+            .map(|&(pi, path)| {
+                let package = &workspace.packages[pi];
+                let absolute = canonical(path);
+                let relative = absolute
+                    .strip_prefix(&package_roots[pi])
+                    .unwrap_or(&absolute);
+                let mut module = vec![package.name.replace('-', "_")];
+                module.extend(model::module_of(relative));
+                let source = match workspace.overlay.get(path) {
+                    Some(text) => Ok(text.clone()),
+                    None => read_source(path),
+                };
+                (display_under(&root, path), module, source)
+            })
+            .collect()
+    });
+    for ((pi, path), (display, module, source)) in to_read.iter().zip(read) {
+        match source {
+            Ok(text) => {
+                let id = sources.add(SourceFile::new((*path).clone(), display, text));
+                jobs_list.push(Job {
+                    package: *pi,
+                    file: id,
+                    module,
+                });
+            }
+            Err(message) => {
+                let id = sources.add(SourceFile::new((*path).clone(), display, String::new()));
+                let span = Span {
+                    file: id,
+                    start: 0,
+                    end: 0,
+                };
+                let mut f = Finding::new(IO_ERROR, span, message);
+                f.level = warnings_level.max(Level::Warn);
+                findings.push((f, Some(*pi)));
             }
         }
     }
@@ -491,6 +527,7 @@ pub fn lint_workspace(
         h.serves_tools_call |= text.contains("\"tools/call\"");
         h.catches_panics |= text.contains(".catch_panics(");
     }
+    mark("read");
     let sdks: Vec<Option<Box<dyn sdk::Sdk>>> = workspace
         .packages
         .iter()
@@ -558,14 +595,10 @@ pub fn lint_workspace(
         }
     };
 
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.unwrap_or(0))
-        .stack_size(64 * 1024 * 1024)
-        .build()
-        .map_err(|e| format!("cannot start worker threads: {e}"))?;
     let results: Vec<Result<FileModel, Box<Finding>>> =
         pool.install(|| jobs_list.par_iter().map(analyse).collect());
 
+    mark("analysis");
     let mut per_package: Vec<Vec<FileModel>> =
         (0..workspace.packages.len()).map(|_| Vec::new()).collect();
     for (job, result) in jobs_list.iter().zip(results) {
@@ -650,6 +683,7 @@ pub fn lint_workspace(
         }
     }
 
+    mark("lints");
     // Suppression comments, in every file that has findings or directives.
     let mut directives = HashMap::new();
     for files in &per_package {
@@ -699,6 +733,7 @@ pub fn lint_workspace(
         (pa, a.span.start, a.span.end, a.lint).cmp(&(pb, b.span.start, b.span.end, b.lint))
     });
     findings.dedup_by(|(a, _), (b, _)| a.span == b.span && a.lint == b.lint);
+    mark("sorted");
     Ok(Outcome {
         sources,
         workspace,
@@ -843,7 +878,11 @@ fn canonical(path: &std::path::Path) -> PathBuf {
 }
 
 fn display_path(root: &std::path::Path, path: &std::path::Path) -> String {
-    let root = canonical(root);
+    display_under(&canonical(root), path)
+}
+
+/// As [`display_path`], with the root already canonical.
+fn display_under(root: &std::path::Path, path: &std::path::Path) -> String {
     // The directory is resolved, not the file: a symbolic link keeps its own name.
     let abs = match (path.parent(), path.file_name()) {
         (Some(dir), Some(name)) => canonical(if dir.as_os_str().is_empty() {
@@ -854,6 +893,6 @@ fn display_path(root: &std::path::Path, path: &std::path::Path) -> String {
         .join(name),
         _ => canonical(path),
     };
-    let shown = abs.strip_prefix(&root).unwrap_or(&abs);
+    let shown = abs.strip_prefix(root).unwrap_or(&abs);
     shown.to_string_lossy().replace('\\', "/")
 }

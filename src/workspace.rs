@@ -295,29 +295,30 @@ pub fn from_paths(paths: &[PathBuf]) -> Result<Workspace, WorkspaceError> {
                 path.display()
             )));
         }
-        let files = if path.is_dir() {
+        if path.is_dir() {
             let (manifests, mut broken) = package_manifests_under(path);
             skipped.append(&mut broken);
             if manifests.is_empty() {
+                // A directory inside a package (or no package at all).
+                // Nested packages are not walked into, so one manifest holds all its files.
                 let (files, links) = source_files_and_links(path);
                 skipped.extend(links.into_iter().map(link_skipped));
-                files
-            } else {
-                let mut files = Vec::new();
-                for m in &manifests {
-                    let (found, links) = source_files_and_links(m.parent().unwrap_or(path));
-                    files.extend(found);
-                    skipped.extend(links.into_iter().map(link_skipped));
+                match nearest_manifest(path)? {
+                    Some(manifest) => by_manifest.entry(manifest).or_default().extend(files),
+                    None => loose.extend(files),
                 }
-                files
+            } else {
+                for m in manifests {
+                    let (files, links) = source_files_and_links(m.parent().unwrap_or(path));
+                    skipped.extend(links.into_iter().map(link_skipped));
+                    let manifest = m.canonicalize().unwrap_or(m);
+                    by_manifest.entry(manifest).or_default().extend(files);
+                }
             }
         } else {
-            vec![path.clone()]
-        };
-        for file in files {
-            match nearest_manifest(file.parent().unwrap_or(Path::new(".")))? {
-                Some(manifest) => by_manifest.entry(manifest).or_default().push(file),
-                None => loose.push(file),
+            match nearest_manifest(path.parent().unwrap_or(Path::new(".")))? {
+                Some(manifest) => by_manifest.entry(manifest).or_default().push(path.clone()),
+                None => loose.push(path.clone()),
             }
         }
     }

@@ -1,5 +1,8 @@
 //! `cargo mcp-lint`: cargo runs this with argv `[cargo-mcp-lint, mcp-lint, ..]`.
 
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if args.get(1).is_some_and(|a| a == "mcp-lint") {

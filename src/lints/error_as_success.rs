@@ -261,9 +261,9 @@ impl Lint for ErrorAsSuccess {
         }
     }
 
-    fn check_expr(&self, cx: &ExprCx<'_>, expr: &syn::Expr, out: &mut Vec<Candidate>) {
+    fn check_expr(&self, cx: &ExprCx<'_>, _expr: &syn::Expr, out: &mut Vec<Candidate>) {
         let Some(sdk) = cx.sdk else { return };
-        let Some((path, call)) = call_path(expr) else {
+        let Some((path, call)) = cx.call else {
             return;
         };
         let bound = &cx.state.err_bindings;

@@ -5,7 +5,7 @@
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 
-use super::exprs::{call_path, macro_args, macro_name, peel};
+use super::exprs::{macro_args, macro_name, peel};
 use super::{Lint, declare_lint};
 use crate::diagnostic::{Applicability, Edit, Finding, Span};
 use crate::facts::Facts;
@@ -204,7 +204,7 @@ impl Lint for ErrorLeaksInternals {
                 }
             }
             syn::Expr::Call(_) => {
-                let Some((path, call)) = call_path(expr) else {
+                let Some((path, call)) = cx.call else {
                     return;
                 };
                 let project_builder = path

@@ -209,7 +209,7 @@ pub(crate) fn panic_site(
             (span, format!("`.{}()`", m.method), kind)
         }
         syn::Expr::Call(_) => {
-            let (path, call) = call_path(expr)?;
+            let (path, call) = cx.call?;
             let resolved = cx.imports.resolve_segments(&path);
             let is_exit = resolved.len() >= 2
                 && resolved[resolved.len() - 2] == "process"

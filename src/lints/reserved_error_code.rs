@@ -1,6 +1,6 @@
 //! Error codes written by the crate inside the JSON-RPC reserved range.
 
-use super::exprs::{call_path, macro_name};
+use super::exprs::macro_name;
 use super::{Lint, declare_lint};
 use crate::diagnostic::Finding;
 use crate::facts::Facts;
@@ -112,7 +112,7 @@ impl Lint for ReservedErrorCode {
                 &field.expr
             }
             _ => {
-                let Some((path, call)) = call_path(expr) else {
+                let Some((path, call)) = cx.call else {
                     return;
                 };
                 if call.args.len() != 1 || !sdk.is_error_code_ctor(cx.imports, &path) {

@@ -241,7 +241,7 @@ impl Lint for StdoutInStdioServer {
                 out.push(cx.candidate(Self::NAME, span, entry(cx, site)));
             }
             syn::Expr::Call(_) => {
-                let Some((path, _)) = call_path(expr) else {
+                let Some((path, _)) = cx.call else {
                     return;
                 };
                 if let Some(installs) = fmt_root(cx, &path) {

@@ -2,7 +2,6 @@
 //! that a JSON-RPC error (-32602): the client learns the tool does not exist, rather than that
 //! it ran and failed (or worse, succeeded).
 
-use super::exprs::call_path;
 use super::{Lint, declare_lint};
 use crate::diagnostic::Finding;
 use crate::facts::Facts;
@@ -48,7 +47,7 @@ impl Lint for UnknownToolAsResult {
             }
             return;
         }
-        let Some((path, _)) = call_path(expr) else {
+        let Some((path, _)) = cx.call else {
             return;
         };
         let success = sdk.is_success_result_ctor(cx.imports, &path);

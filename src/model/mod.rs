@@ -176,8 +176,9 @@ impl Builder<'_, '_> {
             if is_test_only(item_attrs(item)) {
                 continue;
             }
-            let range = item.span().byte_range();
-            self.model.items.push((range.start, range.end));
+            if let Some(range) = item_range(item) {
+                self.model.items.push(range);
+            }
             match item {
                 syn::Item::Fn(f) => {
                     self.function(None, &f.attrs, &f.sig, &f.block, module);
@@ -241,8 +242,14 @@ impl Builder<'_, '_> {
                 if is_test_only(&f.attrs) {
                     continue;
                 }
-                let range = f.span().byte_range();
-                self.model.items.push((range.start, range.end));
+                let start = f
+                    .attrs
+                    .first()
+                    .map_or(f.sig.fn_token.span, |a| a.pound_token.span);
+                self.model.items.push((
+                    start.byte_range().start,
+                    f.block.brace_token.span.close().byte_range().end,
+                ));
                 self.function(Some(&implementation), &f.attrs, &f.sig, &f.block, module);
             }
         }
@@ -315,6 +322,28 @@ impl Builder<'_, '_> {
     fn walk_expr_item(&mut self, expr: &syn::Expr) {
         walk::walk_item_expr(self.cx, self.imports, self.model, expr);
     }
+}
+
+/// The byte range of an item with a body, attributes included, from its first and last
+/// tokens (`Spanned::span` would turn the whole item into tokens).
+fn item_range(item: &syn::Item) -> Option<(usize, usize)> {
+    let (attrs, first, last) = match item {
+        syn::Item::Fn(f) => (
+            &f.attrs,
+            f.sig.fn_token.span,
+            f.block.brace_token.span.close(),
+        ),
+        syn::Item::Impl(i) => (&i.attrs, i.impl_token.span, i.brace_token.span.close()),
+        syn::Item::Mod(m) => (
+            &m.attrs,
+            m.mod_token.span,
+            m.content.as_ref()?.0.span.close(),
+        ),
+        syn::Item::Trait(t) => (&t.attrs, t.trait_token.span, t.brace_token.span.close()),
+        _ => return None,
+    };
+    let start = attrs.first().map_or(first, |a| a.pound_token.span);
+    Some((start.byte_range().start, last.byte_range().end))
 }
 
 fn item_attrs(item: &syn::Item) -> &[syn::Attribute] {

@@ -115,6 +115,9 @@ pub struct ExprCx<'a> {
     pub role: Role,
     pub ret: Option<&'a Ty>,
     pub state: &'a WalkState,
+    /// The path of the expression being checked when it is a call `path(..)`: computed once
+    /// for every lint.
+    pub call: Option<(&'a [String], &'a syn::ExprCall)>,
 }
 
 /// Whether the walk is inside a closure the SDK runs as a tool handler.
@@ -409,6 +412,7 @@ impl Walker<'_> {
             role: self.role,
             ret: self.ret.as_ref(),
             state: &self.state,
+            call: None,
         }
     }
 
@@ -418,7 +422,15 @@ impl Walker<'_> {
     }
 
     fn dispatch_expr(&mut self, expr: &syn::Expr) {
-        let cx = self.expr_cx();
+        let call = match expr {
+            syn::Expr::Call(c) => match &*c.func {
+                syn::Expr::Path(p) => Some((segments(&p.path), c)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let mut cx = self.expr_cx();
+        cx.call = call.as_ref().map(|(p, c)| (p.as_slice(), *c));
         for lint in self.cx.lints {
             lint.check_expr(&cx, expr, &mut self.out.borrow_mut());
         }

@@ -267,7 +267,7 @@ impl Lint for ErrorAsSuccess {
             return;
         };
         let bound = &cx.state.err_bindings;
-        if sdk.is_success_result_ctor(cx.imports, &path) {
+        if sdk.is_success_result_ctor(cx.imports, path) {
             let Some(arg) = call.args.first() else { return };
             let success_ident = match &*call.func {
                 syn::Expr::Path(p) => p

@@ -210,7 +210,7 @@ impl Lint for ErrorLeaksInternals {
                 let project_builder = path
                     .last()
                     .is_some_and(|l| cx.config.error_builders.contains(l));
-                if sdk.is_error_result_ctor(cx.imports, &path) || project_builder {
+                if sdk.is_error_result_ctor(cx.imports, path) || project_builder {
                     if let Some(arg) = call.args.first() {
                         push(leak(cx.file, arg, bound), false);
                     }

@@ -210,7 +210,7 @@ pub(crate) fn panic_site(
         }
         syn::Expr::Call(_) => {
             let (path, call) = cx.call?;
-            let resolved = cx.imports.resolve_segments(&path);
+            let resolved = cx.imports.resolve_segments(path);
             let is_exit = resolved.len() >= 2
                 && resolved[resolved.len() - 2] == "process"
                 && matches!(resolved.last().map(String::as_str), Some("exit" | "abort"));

@@ -115,7 +115,7 @@ impl Lint for ReservedErrorCode {
                 let Some((path, call)) = cx.call else {
                     return;
                 };
-                if call.args.len() != 1 || !sdk.is_error_code_ctor(cx.imports, &path) {
+                if call.args.len() != 1 || !sdk.is_error_code_ctor(cx.imports, path) {
                     return;
                 }
                 &call.args[0]

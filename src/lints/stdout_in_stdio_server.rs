@@ -244,8 +244,8 @@ impl Lint for StdoutInStdioServer {
                 let Some((path, _)) = cx.call else {
                     return;
                 };
-                if let Some(installs) = fmt_root(cx, &path) {
-                    let what = cx.imports.resolve_segments(&path).join("::");
+                if let Some(installs) = fmt_root(cx, path) {
+                    let what = cx.imports.resolve_segments(path).join("::");
                     let root = cx.span(expr);
                     let what = if installs {
                         format!("`{what}()` installs a fmt subscriber that")
@@ -259,7 +259,7 @@ impl Lint for StdoutInStdioServer {
                     ));
                     return;
                 }
-                let resolved = cx.imports.resolve_segments(&path);
+                let resolved = cx.imports.resolve_segments(path);
                 if resolved.first().is_some_and(|r| r == "simple_logger")
                     && resolved
                         .last()

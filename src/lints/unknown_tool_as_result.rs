@@ -50,8 +50,8 @@ impl Lint for UnknownToolAsResult {
         let Some((path, _)) = cx.call else {
             return;
         };
-        let success = sdk.is_success_result_ctor(cx.imports, &path);
-        if success || sdk.is_error_result_ctor(cx.imports, &path) {
+        let success = sdk.is_success_result_ctor(cx.imports, path);
+        if success || sdk.is_error_result_ctor(cx.imports, path) {
             out.push(cx.candidate(Self::NAME, cx.span(expr), Site { success }));
         }
     }

@@ -477,12 +477,34 @@ pub fn lint_workspace(
         .enumerate()
         .flat_map(|(pi, p)| p.files.iter().map(move |f| (pi, f)))
         .collect();
+    // Directories are resolved once each: files share them, and resolving costs syscalls.
+    let mut dirs: Vec<&std::path::Path> = to_read.iter().filter_map(|(_, f)| f.parent()).collect();
+    dirs.sort();
+    dirs.dedup();
+    let resolved: HashMap<&std::path::Path, PathBuf> = pool.install(|| {
+        dirs.par_iter()
+            .map(|d| {
+                let dir = if d.as_os_str().is_empty() {
+                    std::path::Path::new(".")
+                } else {
+                    d
+                };
+                (*d, canonical(dir))
+            })
+            .collect()
+    });
+    let absolute_of = |path: &std::path::Path| match (path.parent(), path.file_name()) {
+        (Some(dir), Some(name)) => resolved
+            .get(dir)
+            .map_or_else(|| canonical(path), |d| d.join(name)),
+        _ => canonical(path),
+    };
     let read: Vec<(String, Vec<String>, Result<String, String>)> = pool.install(|| {
         to_read
             .par_iter()
             .map(|&(pi, path)| {
                 let package = &workspace.packages[pi];
-                let absolute = canonical(path);
+                let absolute = absolute_of(path);
                 let relative = absolute
                     .strip_prefix(&package_roots[pi])
                     .unwrap_or(&absolute);
@@ -492,7 +514,12 @@ pub fn lint_workspace(
                     Some(text) => Ok(text.clone()),
                     None => read_source(path),
                 };
-                (display_under(&root, path), module, source)
+                let display = absolute
+                    .strip_prefix(&root)
+                    .unwrap_or(&absolute)
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                (display, module, source)
             })
             .collect()
     });
@@ -878,11 +905,7 @@ fn canonical(path: &std::path::Path) -> PathBuf {
 }
 
 fn display_path(root: &std::path::Path, path: &std::path::Path) -> String {
-    display_under(&canonical(root), path)
-}
-
-/// As [`display_path`], with the root already canonical.
-fn display_under(root: &std::path::Path, path: &std::path::Path) -> String {
+    let root = canonical(root);
     // The directory is resolved, not the file: a symbolic link keeps its own name.
     let abs = match (path.parent(), path.file_name()) {
         (Some(dir), Some(name)) => canonical(if dir.as_os_str().is_empty() {
@@ -893,6 +916,6 @@ fn display_under(root: &std::path::Path, path: &std::path::Path) -> String {
         .join(name),
         _ => canonical(path),
     };
-    let shown = abs.strip_prefix(root).unwrap_or(&abs);
+    let shown = abs.strip_prefix(&root).unwrap_or(&abs);
     shown.to_string_lossy().replace('\\', "/")
 }

@@ -205,6 +205,16 @@ pub trait Sdk: Send + Sync {
     fn error_result(&self, role: Role, message: &str) -> String;
 }
 
+/// `Type::method` as written → the type's resolved path and the method name
+/// (`McpError::invalid_params` → `(["rmcp", "ErrorData"], "invalid_params")`).
+pub(crate) fn assoc<'p>(imports: &Imports, path: &'p [String]) -> Option<(Vec<String>, &'p str)> {
+    let (method, ty) = path.split_last()?;
+    if ty.is_empty() {
+        return None;
+    }
+    Some((imports.resolve_segments(ty), method.as_str()))
+}
+
 /// What a cheap scan of a package's source text tells before parsing.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SourceHints {

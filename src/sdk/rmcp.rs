@@ -36,15 +36,6 @@ impl Rmcp {
     fn is_rmcp_path(&self, imports: &Imports, path: &[String], targets: &[&[&str]]) -> bool {
         imports.names_any(path, targets)
     }
-
-    /// `Type::method` where `Type` may be renamed (`McpError::invalid_params`).
-    fn assoc<'p>(&self, imports: &Imports, path: &'p [String]) -> Option<(Vec<String>, &'p str)> {
-        let (method, ty) = path.split_last()?;
-        if ty.is_empty() {
-            return None;
-        }
-        Some((imports.resolve_segments(ty), method.as_str()))
-    }
 }
 
 pub(crate) fn attr_name(attr: &syn::Attribute) -> Option<String> {
@@ -150,7 +141,7 @@ impl Sdk for Rmcp {
     }
 
     fn error_ctor(&self, imports: &Imports, path: &[String]) -> Option<ErrorCtor> {
-        let (ty, method) = self.assoc(imports, path)?;
+        let (ty, method) = super::assoc(imports, path)?;
         if !self.is_protocol_error_type(&Ty::Path {
             path: ty,
             args: Vec::new(),
@@ -167,7 +158,7 @@ impl Sdk for Rmcp {
     }
 
     fn is_success_result_ctor(&self, imports: &Imports, path: &[String]) -> bool {
-        matches!(self.assoc(imports, path), Some((ty, "success" | "structured"))
+        matches!(super::assoc(imports, path), Some((ty, "success" | "structured"))
             if ty.last().is_some_and(|s| s == "CallToolResult"))
     }
 
@@ -180,12 +171,12 @@ impl Sdk for Rmcp {
     }
 
     fn is_error_result_ctor(&self, imports: &Imports, path: &[String]) -> bool {
-        matches!(self.assoc(imports, path), Some((ty, "error" | "structured_error"))
+        matches!(super::assoc(imports, path), Some((ty, "error" | "structured_error"))
             if ty.last().is_some_and(|s| s == "CallToolResult"))
     }
 
     fn is_text_content_ctor(&self, imports: &Imports, path: &[String]) -> bool {
-        matches!(self.assoc(imports, path), Some((ty, "text"))
+        matches!(super::assoc(imports, path), Some((ty, "text"))
             if ty.last().is_some_and(|s| s == "Content" || s == "ContentBlock" || s == "RawContent"))
     }
 

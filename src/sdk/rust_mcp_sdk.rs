@@ -20,14 +20,6 @@ impl RustMcpSdk {
     pub fn new(version: Option<Version>) -> Self {
         RustMcpSdk { version }
     }
-
-    fn assoc<'p>(&self, imports: &Imports, path: &'p [String]) -> Option<(Vec<String>, &'p str)> {
-        let (method, ty) = path.split_last()?;
-        if ty.is_empty() {
-            return None;
-        }
-        Some((imports.resolve_segments(ty), method.as_str()))
-    }
 }
 
 /// Error types a tool's `Err` becomes an `isError` result from.
@@ -108,7 +100,7 @@ impl Sdk for RustMcpSdk {
     }
 
     fn error_ctor(&self, imports: &Imports, path: &[String]) -> Option<ErrorCtor> {
-        let (ty, method) = self.assoc(imports, path)?;
+        let (ty, method) = super::assoc(imports, path)?;
         if ty.last().map(String::as_str) != Some("RpcError") {
             return None;
         }
@@ -122,17 +114,17 @@ impl Sdk for RustMcpSdk {
     }
 
     fn is_success_result_ctor(&self, imports: &Imports, path: &[String]) -> bool {
-        matches!(self.assoc(imports, path), Some((ty, "text_content" | "from_content" | "image_content"))
+        matches!(super::assoc(imports, path), Some((ty, "text_content" | "from_content" | "image_content"))
             if ty.last().is_some_and(|s| s == "CallToolResult"))
     }
 
     fn is_error_result_ctor(&self, imports: &Imports, path: &[String]) -> bool {
-        matches!(self.assoc(imports, path), Some((ty, "with_error"))
+        matches!(super::assoc(imports, path), Some((ty, "with_error"))
             if ty.last().is_some_and(|s| s == "CallToolResult"))
     }
 
     fn is_text_content_ctor(&self, imports: &Imports, path: &[String]) -> bool {
-        matches!(self.assoc(imports, path), Some((ty, "from" | "new"))
+        matches!(super::assoc(imports, path), Some((ty, "from" | "new"))
             if ty.last().is_some_and(|s| s == "TextContent"))
     }
 

@@ -68,16 +68,8 @@ impl TableSdk {
         }
     }
 
-    fn assoc<'p>(&self, imports: &Imports, path: &'p [String]) -> Option<(Vec<String>, &'p str)> {
-        let (method, ty) = path.split_last()?;
-        if ty.is_empty() {
-            return None;
-        }
-        Some((imports.resolve_segments(ty), method.as_str()))
-    }
-
     fn is_ctor(&self, imports: &Imports, path: &[String], table: &[(&str, &str)]) -> bool {
-        self.assoc(imports, path).is_some_and(|(ty, method)| {
+        super::assoc(imports, path).is_some_and(|(ty, method)| {
             ty.last()
                 .is_some_and(|t| table.iter().any(|(tt, m)| tt == t && *m == method))
         })
@@ -151,7 +143,7 @@ impl Sdk for TableSdk {
     }
 
     fn error_ctor(&self, imports: &Imports, path: &[String]) -> Option<ErrorCtor> {
-        let (ty, method) = self.assoc(imports, path)?;
+        let (ty, method) = super::assoc(imports, path)?;
         let ty_name = ty.last()?;
         if !self.spec.error_types.contains(&ty_name.as_str()) {
             return None;

@@ -99,6 +99,21 @@ pub(crate) fn is_option_adapter(expr: &syn::Expr) -> bool {
         if m.method == "ok_or" || m.method == "ok_or_else")
 }
 
+/// The message expression a fix puts in the error result: for `option?`, for `result?` (with
+/// the error `e` in scope), or for `Err(..)` — the constructor's own message when known.
+pub(crate) fn message_code(
+    facts: &Facts<'_>,
+    (question_mark, option, message): (bool, bool, Option<crate::diagnostic::Span>),
+    [missing, error, fallback]: [&str; 3],
+) -> String {
+    match (question_mark, option, message) {
+        (true, true, _) => missing.to_string(),
+        (true, false, _) => error.to_string(),
+        (false, _, Some(m)) => facts.sources.get(m.file).snippet(m).to_string(),
+        (false, _, None) => fallback.to_string(),
+    }
+}
+
 /// The code that replaces `operand?` so a failure returns `error_result` instead.
 pub(crate) fn match_code(operand: &str, option: bool, error_result: &str) -> String {
     if option {
@@ -363,17 +378,11 @@ impl Lint for ErrorEscapesTool {
         let label = format!(
             "the client gets a JSON-RPC error{code}, not a tool result: the model cannot read it or retry"
         );
-        let message_code = if site.question_mark {
-            if site.option {
-                "\"the value is missing\"".to_string()
-            } else {
-                "e.to_string()".to_string()
-            }
-        } else {
-            site.message.map_or("message".to_string(), |m| {
-                facts.sources.get(m.file).snippet(m).to_string()
-            })
-        };
+        let message_code = message_code(
+            facts,
+            (site.question_mark, site.option, site.message),
+            ["\"the value is missing\"", "e.to_string()", "message"],
+        );
         let error_result = sdk.error_result(role, &message_code);
         let help = if site.question_mark {
             format!(

@@ -6,8 +6,8 @@ use syn::spanned::Spanned;
 
 use super::error_escapes_tool::{
     OwnErrorResponse, ctor_message, err_call_arg, error_ctor_of, is_option_adapter,
-    is_sdk_argument_parse, match_code, mentions_unknown_tool, operand_span, own_error_finding,
-    own_error_response, result_edit,
+    is_sdk_argument_parse, match_code, mentions_unknown_tool, message_code, operand_span,
+    own_error_finding, own_error_response, result_edit,
 };
 use super::{Lint, declare_lint};
 use crate::diagnostic::{Applicability, Finding};
@@ -136,18 +136,15 @@ impl Lint for ValidationAsProtocolError {
             sdk.protocol_error_code(Some(ErrorCtor::InvalidParams))
                 .unwrap_or(-32602)
         );
-        let message_code = if site.question_mark {
-            if site.option {
-                "\"a required argument is missing\"".to_string()
-            } else {
-                "format!(\"invalid arguments: {e}\")".to_string()
-            }
-        } else {
-            site.message.map_or(
-                "\"describe what is wrong and what is expected\"".to_string(),
-                |m| facts.sources.get(m.file).snippet(m).to_string(),
-            )
-        };
+        let message_code = message_code(
+            facts,
+            (site.question_mark, site.option, site.message),
+            [
+                "\"a required argument is missing\"",
+                "format!(\"invalid arguments: {e}\")",
+                "\"describe what is wrong and what is expected\"",
+            ],
+        );
         let error_result = sdk.error_result(role, &message_code);
         let fix = if site.question_mark {
             format!(

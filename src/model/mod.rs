@@ -35,6 +35,26 @@ pub struct Candidate {
     pub data: Box<dyn Any + Send + Sync>,
 }
 
+impl Candidate {
+    /// A candidate outside any branch, call or handler closure.
+    pub fn new(
+        lint: &'static str,
+        fn_idx: Option<usize>,
+        span: Span,
+        data: impl Any + Send + Sync,
+    ) -> Candidate {
+        Candidate {
+            lint,
+            fn_idx,
+            span,
+            branch: Vec::new(),
+            within: None,
+            in_handler_closure: false,
+            data: Box::new(data),
+        }
+    }
+}
+
 /// Where a call goes, as far as syntax tells.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Callee {

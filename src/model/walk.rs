@@ -32,15 +32,7 @@ impl FnCx<'_> {
         span: Span,
         data: impl std::any::Any + Send + Sync,
     ) -> Candidate {
-        Candidate {
-            lint,
-            fn_idx: Some(self.fn_idx),
-            span,
-            branch: Vec::new(),
-            within: None,
-            in_handler_closure: false,
-            data: Box::new(data),
-        }
+        Candidate::new(lint, Some(self.fn_idx), span, data)
     }
 }
 
@@ -147,13 +139,10 @@ impl ExprCx<'_> {
         data: impl std::any::Any + Send + Sync,
     ) -> Candidate {
         Candidate {
-            lint,
-            fn_idx: self.fn_idx,
-            span,
             branch: self.state.branch.clone(),
             within: self.state.open_calls.last().copied(),
             in_handler_closure: self.in_handler_closure(),
-            data: Box::new(data),
+            ..Candidate::new(lint, self.fn_idx, span, data)
         }
     }
 }

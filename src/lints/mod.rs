@@ -1,10 +1,12 @@
-//! The lints. Each file holds one lint: what it collects while a file is walked, and how it
-//! decides with crate-wide facts. Add a lint by writing its file, its doc in `lints/NAME.md`
-//! and its ui-test folder, then listing it in [`ALL`].
+//! The lints. Each file holds one lint: a query over the crate's handlers, summaries and
+//! SDK facts. Add a lint by writing its file, its doc in `lints/NAME.md` and its ui-test
+//! folder, then listing it in [`ALL`].
 
+pub mod cx;
 mod error_as_success;
 mod error_escapes_tool;
 mod error_leaks_internals;
+mod exits;
 mod panic_abort_in_server;
 mod panic_in_tool;
 mod reserved_error_code;
@@ -13,9 +15,7 @@ mod unknown_tool_as_result;
 mod validation_as_protocol_error;
 
 use crate::diagnostic::{Finding, Level};
-use crate::facts::Facts;
-use crate::model::Candidate;
-use crate::model::walk::{ExprCx, FnCx};
+pub use cx::Cx;
 
 /// One lint.
 pub trait Lint: Sync {
@@ -27,17 +27,8 @@ pub trait Lint: Sync {
     /// The Markdown doc from `lints/NAME.md`.
     fn doc(&self) -> &'static str;
 
-    fn check_fn(&self, _cx: &FnCx<'_>, _out: &mut Vec<Candidate>) {}
-    fn check_expr(&self, _cx: &ExprCx<'_>, _expr: &syn::Expr, _out: &mut Vec<Candidate>) {}
-    fn check_macro(&self, _cx: &ExprCx<'_>, _mac: &syn::Macro, _out: &mut Vec<Candidate>) {}
-
-    /// Turns one of this lint's candidates into a finding, or drops it.
-    fn finish(&self, candidate: &Candidate, facts: &Facts<'_>) -> Option<Finding>;
-
-    /// Findings about the crate as a whole (its manifest, say), after all candidates.
-    fn finish_crate(&self, _facts: &Facts<'_>) -> Vec<Finding> {
-        Vec::new()
-    }
+    /// The lint's findings in one crate.
+    fn check(&self, cx: &Cx<'_>) -> Vec<Finding>;
 }
 
 /// Every lint, in the order of the docs.
@@ -132,66 +123,3 @@ macro_rules! declare_lint {
     };
 }
 pub(crate) use declare_lint;
-
-/// Shared reading of expressions, used by several lints.
-pub mod exprs {
-    use crate::model::resolve::segments;
-
-    /// `path(..)` → the path's segments as written.
-    pub fn call_path(expr: &syn::Expr) -> Option<(Vec<String>, &syn::ExprCall)> {
-        match expr {
-            syn::Expr::Call(c) => match &*c.func {
-                syn::Expr::Path(p) => Some((segments(&p.path), c)),
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-
-    /// Peels `&`, parentheses, `.await`, `.into()`, `.to_string()`-like conversions.
-    pub fn peel(expr: &syn::Expr) -> &syn::Expr {
-        match expr {
-            syn::Expr::Reference(r) => peel(&r.expr),
-            syn::Expr::Paren(p) => peel(&p.expr),
-            syn::Expr::Group(g) => peel(&g.expr),
-            syn::Expr::Await(a) => peel(&a.base),
-            _ => expr,
-        }
-    }
-
-    pub fn is_call_to(expr: &syn::Expr, name: &str) -> bool {
-        call_path(expr).is_some_and(|(p, _)| p.last().is_some_and(|s| s == name))
-    }
-
-    /// The ident of a plain local path expression (`e`, not `E` or `a::b`).
-    pub fn local_ident(expr: &syn::Expr) -> Option<String> {
-        match peel(expr) {
-            syn::Expr::Path(p) if p.qself.is_none() => {
-                let ident = p.path.get_ident()?.to_string();
-                ident
-                    .chars()
-                    .next()
-                    .is_some_and(|c| c.is_lowercase() || c == '_')
-                    .then_some(ident)
-            }
-            _ => None,
-        }
-    }
-
-    /// The macro's name (last path segment).
-    pub fn macro_name(mac: &syn::Macro) -> String {
-        mac.path
-            .segments
-            .last()
-            .map(|s| s.ident.to_string())
-            .unwrap_or_default()
-    }
-
-    /// The comma-separated arguments of a macro, when they parse as expressions.
-    pub fn macro_args(mac: &syn::Macro) -> Vec<syn::Expr> {
-        let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
-        mac.parse_body_with(parser)
-            .map(|p| p.into_iter().collect())
-            .unwrap_or_default()
-    }
-}

@@ -1,12 +1,10 @@
 //! `panic = "abort"` in a server whose handlers can panic: each such panic kills the whole
 //! server, and every request in flight with it.
 
-use super::panic_in_tool::{Site, panic_macro, panic_site, reached};
+use super::cx::Cx;
+use super::panic_in_tool::reached;
 use super::{Lint, declare_lint};
 use crate::diagnostic::{Applicability, Edit, Finding};
-use crate::facts::Facts;
-use crate::model::Candidate;
-use crate::model::walk::ExprCx;
 
 declare_lint!(
     PanicAbortInServer,
@@ -22,34 +20,15 @@ const SHOWN: usize = 3;
 impl Lint for PanicAbortInServer {
     lint_meta!();
 
-    fn check_expr(&self, cx: &ExprCx<'_>, expr: &syn::Expr, out: &mut Vec<Candidate>) {
-        if let Some((span, site)) = panic_site(cx, expr, true) {
-            out.push(cx.candidate(Self::NAME, span, site));
-        }
-    }
-
-    fn check_macro(&self, cx: &ExprCx<'_>, mac: &syn::Macro, out: &mut Vec<Candidate>) {
-        if let Some((span, site)) = panic_macro(cx, mac, true) {
-            out.push(cx.candidate(Self::NAME, span, site));
-        }
-    }
-
-    /// The sites only count; the finding is on the manifest.
-    fn finish(&self, _cand: &Candidate, _facts: &Facts<'_>) -> Option<Finding> {
-        None
-    }
-
-    fn finish_crate(&self, facts: &Facts<'_>) -> Vec<Finding> {
-        if facts.abort_settings.is_empty() {
+    fn check(&self, cx: &Cx<'_>) -> Vec<Finding> {
+        if cx.abort_settings.is_empty() {
             return Vec::new();
         }
         let mut sites = Vec::new();
-        for file in facts.files {
-            for cand in file.candidates.iter().filter(|c| c.lint == Self::NAME) {
-                if let Some(site) = cand.data.downcast_ref::<Site>()
-                    && let Some(reach) = reached(cand, site, facts, true)
-                {
-                    sites.push((cand.span, site.what.clone(), reach.handler));
+        for f in cx.a.program.fn_ids() {
+            for site in &cx.a.facts[f as usize].panics {
+                if let Some(reach) = reached(cx, f, site, true) {
+                    sites.push((cx.span(f, site.span), site.what.clone(), reach.handler));
                 }
             }
         }
@@ -62,17 +41,16 @@ impl Lint for PanicAbortInServer {
             .iter()
             .take(SHOWN)
             .map(|(span, what, handler)| {
-                let file = facts.sources.get(span.file);
+                let file = cx.sources.get(span.file);
                 let (line, col) = file.line_col(span.start);
                 format!(
                     "{}:{line}:{col}: {what} ({})",
                     file.display,
-                    facts.handler_phrase(*handler)
+                    cx.handler_phrase(*handler)
                 )
             })
             .collect();
-        facts
-            .abort_settings
+        cx.abort_settings
             .iter()
             .map(|setting| {
                 let sites_word = if count == 1 { "site" } else { "sites" };

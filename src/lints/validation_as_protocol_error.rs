@@ -2,20 +2,15 @@
 //! 2025-11-25 (SEP-1303) such failures are tool execution errors, so the model can correct
 //! its arguments.
 
-use syn::spanned::Spanned;
-
-use super::error_escapes_tool::{
-    OwnErrorResponse, ctor_message, err_call_arg, error_ctor_of, is_option_adapter,
-    is_sdk_argument_parse, match_code, mentions_unknown_tool, message_code, operand_span,
-    own_error_finding, own_error_response, result_edit,
+use super::cx::Cx;
+use super::error_escapes_tool::ctor_text;
+use super::exits::{
+    ProtocolSite, match_code, message_code, operand_text, own_error_finding, own_error_sites,
+    protocol_sites, result_edit,
 };
 use super::{Lint, declare_lint};
 use crate::diagnostic::{Applicability, Finding};
-use crate::facts::Facts;
-use crate::model::Candidate;
-use crate::model::walk::ExprCx;
-use crate::sdk::{Channel, ErrorCtor, Role};
-use crate::source::span_of;
+use crate::sdk::ErrorCtor;
 
 declare_lint!(
     ValidationAsProtocolError,
@@ -25,162 +20,92 @@ declare_lint!(
     "argument validation in a tool returns a JSON-RPC -32602 error instead of an isError result"
 );
 
-struct Site {
-    question_mark: bool,
-    /// The operand of `?` is an `Option` (`.ok_or_else(|| invalid_params(..))?`).
-    option: bool,
-    operand: crate::diagnostic::Span,
-    deserialize_prefix: bool,
-    fallback_arm: bool,
-    /// `parse_json_object(..)?` and friends: the SDK's own argument parsing.
-    sdk_parse: bool,
-    /// The message argument of `invalid_params(msg, ..)`, reused in the help.
-    message: Option<crate::diagnostic::Span>,
-}
-
-fn literal_starts_with_deserialize_prefix(expr: &syn::Expr) -> bool {
-    quote::ToTokens::to_token_stream(expr)
-        .to_string()
-        .contains("\"failed to deserialize parameters:")
-}
-
 impl Lint for ValidationAsProtocolError {
     lint_meta!();
 
-    fn check_expr(&self, cx: &ExprCx<'_>, expr: &syn::Expr, out: &mut Vec<Candidate>) {
-        if cx.fn_idx.is_none() || !cx.state.at_fn_level() {
-            return;
-        }
-        if own_error_response(cx, expr) == Some(true) {
-            out.push(cx.candidate(Self::NAME, cx.span(expr), OwnErrorResponse));
-            return;
-        }
-        let fallback_arm = cx.state.fallback_arm > 0;
-        let (span, site) = match expr {
-            syn::Expr::Try(t) => {
-                let sdk_parse = is_sdk_argument_parse(&t.expr);
-                if !sdk_parse && error_ctor_of(cx, &t.expr) != Some(ErrorCtor::InvalidParams) {
-                    return;
-                }
-                (
-                    span_of(cx.file, t.question_token.span()),
-                    Site {
-                        question_mark: true,
-                        option: is_option_adapter(&t.expr),
-                        operand: operand_span(cx, &t.expr),
-                        deserialize_prefix: literal_starts_with_deserialize_prefix(&t.expr),
-                        fallback_arm,
-                        sdk_parse,
-                        message: None,
-                    },
-                )
-            }
-            _ => {
-                let Some(arg) = err_call_arg(expr) else {
-                    return;
-                };
-                if error_ctor_of(cx, arg) != Some(ErrorCtor::InvalidParams)
-                    || mentions_unknown_tool(arg)
-                {
-                    return;
-                }
-                (
-                    cx.span(expr),
-                    Site {
-                        question_mark: false,
-                        option: false,
-                        operand: operand_span(cx, arg),
-                        deserialize_prefix: literal_starts_with_deserialize_prefix(arg),
-                        fallback_arm,
-                        sdk_parse: false,
-                        message: ctor_message(cx, arg),
-                    },
-                )
-            }
-        };
-        out.push(cx.candidate(Self::NAME, span, site));
+    fn check(&self, cx: &Cx<'_>) -> Vec<Finding> {
+        let mut out: Vec<Finding> = protocol_sites(cx)
+            .iter()
+            .filter(|s| s.is_validation())
+            .filter_map(|s| finding(cx, s))
+            .collect();
+        out.extend(
+            own_error_sites(cx)
+                .iter()
+                .filter(|s| s.validation)
+                .map(|s| own_error_finding(cx, s, Self::NAME, "invalid tool arguments")),
+        );
+        out
     }
+}
 
-    fn finish(&self, cand: &Candidate, facts: &Facts<'_>) -> Option<Finding> {
-        if cand.data.is::<OwnErrorResponse>() {
-            return own_error_finding(cand, facts, Self::NAME, "invalid tool arguments");
-        }
-        let site = cand.data.downcast_ref::<Site>()?;
-        let id = facts.fn_id(cand)?;
-        let role = facts.role(id);
-        let sdk = facts.sdk?;
-        if !role.handles_tools() || facts.graph.channels[id] != Channel::Protocol {
-            return None;
-        }
-        if role == Role::Dispatcher && site.fallback_arm {
-            return None;
-        }
-        // rmcp ≥ 1.8 turns errors with this prefix into isError results for router tools.
-        // (A fn a hand-written dispatcher calls is not routed: it keeps its declared role.)
-        if site.deserialize_prefix && sdk.converts_argument_errors(facts.fn_model(id).role) {
-            return None;
-        }
-        let what = if site.sdk_parse {
-            format!(
-                "`{}?`",
-                facts.sources.get(site.operand.file).snippet(site.operand)
-            )
-        } else if site.question_mark {
-            "`?`".to_string()
-        } else {
-            "`Err(invalid_params(..))`".to_string()
-        };
-        let message = format!(
-            "{what} rejects the arguments of {} with a JSON-RPC error ({})",
-            facts.handler_phrase(id),
-            sdk.protocol_error_code(Some(ErrorCtor::InvalidParams))
-                .unwrap_or(-32602)
-        );
-        let message_code = message_code(
-            facts,
-            (site.question_mark, site.option, site.message),
-            [
-                "\"a required argument is missing\"",
-                "format!(\"invalid arguments: {e}\")",
-                "\"describe what is wrong and what is expected\"",
-            ],
-        );
-        let error_result = sdk.error_result(role, &message_code);
-        let fix = if site.question_mark {
-            format!(
-                "report invalid arguments as a tool result with `isError: true`:\n    {}",
-                match_code(
-                    facts.sources.get(site.operand.file).snippet(site.operand),
-                    site.option,
-                    &error_result
-                )
-            )
-        } else {
-            format!(
-                "report invalid arguments as a tool result with `isError: true`:\n    {error_result}"
-            )
-        };
-        let edit = result_edit(
-            facts,
-            id,
-            (site.operand, cand.span),
-            site.question_mark,
-            site.option,
-            &error_result,
-        );
-        Some(
-            Finding::new(Self::NAME, cand.span, message)
-                .label("the model gets a protocol error instead of a message it can correct its arguments from")
-                .note("since MCP 2025-11-25 (SEP-1303), input validation errors are tool execution errors; -32602 is for requests that fail the `CallToolRequest` schema or name an unknown tool")
-                .fix(
-                    if edit.is_some() {
-                        "report invalid arguments as a tool result with `isError: true`".to_string()
-                    } else {
-                        fix
-                    },
-                    edit.into_iter().collect(),
-                    Applicability::MaybeIncorrect,
-                ),
-        )
+fn finding(cx: &Cx<'_>, site: &ProtocolSite) -> Option<Finding> {
+    let sdk = cx.sdk?;
+    let role = cx.node_role(site.handler);
+    // rmcp ≥ 1.8 turns errors with this prefix into isError results for router tools.
+    if site.protocol.deserialize_prefix && sdk.converts_argument_errors(role) {
+        return None;
     }
+    let handler = cx.handler_phrase(site.handler);
+    let what = if site.protocol.sdk_parse {
+        format!(
+            "`{}?`",
+            operand_text(cx, site).unwrap_or("parse_json_object(..)")
+        )
+    } else if site.question_mark {
+        "`?`".to_string()
+    } else if site.in_handler {
+        "`Err(invalid_params(..))`".to_string()
+    } else {
+        format!("`{}`", ctor_text(cx, site))
+    };
+    let code = site
+        .protocol
+        .code
+        .map(i64::from)
+        .or_else(|| sdk.protocol_error_code(Some(ErrorCtor::InvalidParams)))
+        .unwrap_or(-32602);
+    let message = if site.in_handler {
+        format!("{what} rejects the arguments of {handler} with a JSON-RPC error ({code})")
+    } else {
+        format!(
+            "{what} in `{}` rejects the arguments of {handler} with a JSON-RPC error ({code})",
+            cx.body_name(site.node)
+        )
+    };
+    let message_code = message_code(
+        cx,
+        site,
+        [
+            "\"a required argument is missing\"",
+            "format!(\"invalid arguments: {e}\")",
+            "\"describe what is wrong and what is expected\"",
+        ],
+    );
+    let error_result = sdk.error_result(role, &message_code);
+    let mut finding = Finding::new(ValidationAsProtocolError::NAME, site.span, message)
+        .label("the model gets a protocol error instead of a message it can correct its arguments from")
+        .note("since MCP 2025-11-25 (SEP-1303), input validation errors are tool execution errors; -32602 is for requests that fail the `CallToolRequest` schema or name an unknown tool");
+    if let Some(chain) = cx.reach(site.node).as_ref().and_then(|r| cx.chain_note(r)) {
+        finding = finding.note(chain);
+    }
+    let edit = result_edit(cx, site, &error_result);
+    let help = if edit.is_some() {
+        "report invalid arguments as a tool result with `isError: true`".to_string()
+    } else {
+        match (site.question_mark, operand_text(cx, site)) {
+            (true, Some(operand)) => format!(
+                "report invalid arguments as a tool result with `isError: true`:\n    {}",
+                match_code(operand, site.option, &error_result)
+            ),
+            _ => format!(
+                "report invalid arguments as a tool result with `isError: true`:\n    {error_result}"
+            ),
+        }
+    };
+    Some(finding.fix(
+        help,
+        edit.into_iter().collect(),
+        Applicability::MaybeIncorrect,
+    ))
 }

@@ -6,8 +6,13 @@ use std::collections::HashMap;
 /// A type as written, with every path resolved through the file's imports.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ty {
-    Path { path: Vec<String>, args: Vec<Ty> },
+    Path {
+        path: Vec<String>,
+        args: Vec<Ty>,
+    },
     Tuple(Vec<Ty>),
+    /// `impl A + B` or `dyn A + B`: the traits' last segments.
+    Traits(Vec<String>),
     Other,
 }
 
@@ -77,7 +82,24 @@ impl Imports {
                         self.collect(inner);
                     }
                 }
+                // `use` inside a fn body (`use std::io::Write;`) counts for the whole file.
+                syn::Item::Fn(f) => self.collect_block(&f.block),
+                syn::Item::Impl(i) => {
+                    for item in &i.items {
+                        if let syn::ImplItem::Fn(f) = item {
+                            self.collect_block(&f.block);
+                        }
+                    }
+                }
                 _ => {}
+            }
+        }
+    }
+
+    fn collect_block(&mut self, block: &syn::Block) {
+        for stmt in &block.stmts {
+            if let syn::Stmt::Item(syn::Item::Use(u)) = stmt {
+                self.add_tree(&mut Vec::new(), &u.tree);
             }
         }
     }
@@ -227,6 +249,21 @@ impl Imports {
             syn::Type::Paren(p) => self.ty(&p.elem),
             syn::Type::Group(g) => self.ty(&g.elem),
             syn::Type::Tuple(t) => Ty::Tuple(t.elems.iter().map(|e| self.ty(e)).collect()),
+            // `impl Future<Output = T>` is what an async fn returns: `T`.
+            syn::Type::ImplTrait(t) => future_output(&t.bounds)
+                .map(|o| self.ty(o))
+                .unwrap_or_else(|| Ty::Traits(trait_names(&t.bounds))),
+            syn::Type::TraitObject(t) => future_output(&t.bounds)
+                .map(|o| self.ty(o))
+                .unwrap_or_else(|| Ty::Traits(trait_names(&t.bounds))),
+            syn::Type::Slice(s) => Ty::Path {
+                path: vec!["[]".into()],
+                args: vec![self.ty(&s.elem)],
+            },
+            syn::Type::Array(a) => Ty::Path {
+                path: vec!["[]".into()],
+                args: vec![self.ty(&a.elem)],
+            },
             _ => Ty::Other,
         }
     }
@@ -238,6 +275,41 @@ fn same_path(path: &[String], target: &[&str]) -> bool {
         _ => path,
     };
     path.len() == target.len() && path.iter().zip(target).all(|(a, b)| a == b)
+}
+
+/// `Output` of a `Future<Output = T>` bound.
+fn future_output(
+    bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>,
+) -> Option<&syn::Type> {
+    bounds.iter().find_map(|b| match b {
+        syn::TypeParamBound::Trait(t) => {
+            let last = t.path.segments.last()?;
+            if last.ident != "Future" {
+                return None;
+            }
+            match &last.arguments {
+                syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|g| match g {
+                    syn::GenericArgument::AssocType(at) if at.ident == "Output" => Some(&at.ty),
+                    _ => None,
+                }),
+                _ => None,
+            }
+        }
+        _ => None,
+    })
+}
+
+/// The last segments of the traits in a bound list (`Tool + Send + 'static` → `Tool`, `Send`).
+pub fn trait_names(
+    bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>,
+) -> Vec<String> {
+    bounds
+        .iter()
+        .filter_map(|b| match b {
+            syn::TypeParamBound::Trait(t) => t.path.segments.last().map(|s| s.ident.to_string()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The segment names of a path as written.

@@ -34,12 +34,12 @@ impl Sdk for HandRolled {
     fn role(
         &self,
         _imports: &Imports,
-        _implementation: Option<&ImplContext<'_>>,
-        attrs: &[syn::Attribute],
+        _implementation: Option<&ImplContext>,
+        attrs: &[super::Attr],
         name: &str,
         _ret: &Ty,
     ) -> Role {
-        if name == "main" || super::rmcp::has_attr(attrs, "main") {
+        if name == "main" || super::has_attr(attrs, "main") {
             Role::Startup
         } else if DISPATCH_NAMES.contains(&name) {
             Role::Dispatcher
@@ -48,6 +48,10 @@ impl Sdk for HandRolled {
         } else {
             Role::None
         }
+    }
+
+    fn panic_note(&self) -> String {
+        "nothing in this server's request loop catches a panic: it ends the loop, and the server, unless the request runs in a task of its own".to_string()
     }
 
     fn err_channel(&self, _role: Role, _ret: &Ty) -> Channel {

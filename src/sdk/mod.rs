@@ -68,17 +68,13 @@ pub enum Channel {
     Unknown,
 }
 
-/// The impl block a fn sits in.
-#[derive(Clone, Default)]
-pub struct ImplContext<'a> {
-    pub attrs: &'a [syn::Attribute],
-    /// The trait's path as written (`ServerHandler`, `rmcp::ServerHandler`, `AsyncTool<S>`).
-    pub trait_path: Option<&'a syn::Path>,
-    pub self_name: Option<String>,
-}
+/// The impl block a fn sits in (the trait's path as written: `ServerHandler`,
+/// `rmcp::ServerHandler`, `AsyncTool`).
+pub use crate::model::ir::ImplDef as ImplContext;
+pub use crate::model::ir::{Attr, has_attr};
 
 /// An `ErrorData`-like constructor call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorCtor {
     InvalidParams,
     InternalError,
@@ -99,8 +95,8 @@ pub trait Sdk: Send + Sync {
     fn role(
         &self,
         imports: &Imports,
-        implementation: Option<&ImplContext<'_>>,
-        attrs: &[syn::Attribute],
+        implementation: Option<&ImplContext>,
+        attrs: &[Attr],
         name: &str,
         ret: &Ty,
     ) -> Role;
@@ -118,6 +114,12 @@ pub trait Sdk: Send + Sync {
 
     /// Classifies a call `path(..)` that builds a protocol error.
     fn error_ctor(&self, imports: &Imports, path: &[String]) -> Option<ErrorCtor>;
+
+    /// Whether `path(..)` is the SDK's own argument parsing, whose failure is a -32602 protocol
+    /// error (rmcp's `parse_json_object`).
+    fn parses_arguments(&self, _imports: &Imports, _path: &[String]) -> bool {
+        false
+    }
 
     /// Whether `path(..)` builds a *successful* tool result (`CallToolResult::success`).
     fn is_success_result_ctor(&self, imports: &Imports, path: &[String]) -> bool;
@@ -138,6 +140,24 @@ pub trait Sdk: Send + Sync {
     /// unanswered.
     fn catches_panics(&self) -> bool {
         false
+    }
+
+    /// What a handler's panic does with this SDK, for the notes of panic findings.
+    fn panic_note(&self) -> String {
+        format!(
+            "{} does not catch a handler's panic: the request's task dies and the client waits until it times out",
+            self.name()
+        )
+    }
+
+    /// Where `Err` of a tool handler closure goes (`ToolBuilder::handler(|..| ..)`).
+    fn closure_channel(&self) -> Channel {
+        Channel::Unknown
+    }
+
+    /// Whether text a tool returns (`String`, `Ok(String)`) is sent as a successful result.
+    fn text_is_success(&self) -> bool {
+        true
     }
 
     /// The JSON-RPC code a protocol error built by `ctor` reaches the client with, if known.

@@ -4,7 +4,7 @@
 //! the 1.4 unification (`CallToolResult` as an error type), the 1.8 conversion of
 //! `Parameters<T>` failures, and the 2.0 rename of `Content` to `ContentBlock`.
 
-use super::{Channel, ErrorCtor, ImplContext, Role, Sdk};
+use super::{Channel, ErrorCtor, ImplContext, Role, Sdk, has_attr};
 use crate::model::resolve::{Imports, Ty};
 use crate::workspace::Version;
 
@@ -38,14 +38,6 @@ impl Rmcp {
     }
 }
 
-pub(crate) fn attr_name(attr: &syn::Attribute) -> Option<String> {
-    attr.path().segments.last().map(|s| s.ident.to_string())
-}
-
-pub(crate) fn has_attr(attrs: &[syn::Attribute], name: &str) -> bool {
-    attrs.iter().any(|a| attr_name(a).as_deref() == Some(name))
-}
-
 impl Sdk for Rmcp {
     fn name(&self) -> &'static str {
         "rmcp"
@@ -58,8 +50,8 @@ impl Sdk for Rmcp {
     fn role(
         &self,
         _imports: &Imports,
-        implementation: Option<&ImplContext<'_>>,
-        attrs: &[syn::Attribute],
+        implementation: Option<&ImplContext>,
+        attrs: &[super::Attr],
         name: &str,
         _ret: &Ty,
     ) -> Role {
@@ -69,12 +61,8 @@ impl Sdk for Rmcp {
         let Some(implementation) = implementation else {
             return Role::None;
         };
-        if let Some(trait_path) = implementation.trait_path {
-            let trait_name = trait_path
-                .segments
-                .last()
-                .map(|s| s.ident.to_string())
-                .unwrap_or_default();
+        if let Some(trait_path) = &implementation.trait_path {
+            let trait_name = trait_path.last().cloned().unwrap_or_default();
             return match (trait_name.as_str(), name) {
                 ("ServerHandler", "call_tool") => Role::Dispatcher,
                 ("ServerHandler", "list_tools" | "list_prompts" | "list_resources") => {
@@ -155,6 +143,12 @@ impl Sdk for Rmcp {
             "resource_not_found" => ErrorCtor::ResourceNotFound,
             _ => ErrorCtor::Other,
         })
+    }
+
+    fn parses_arguments(&self, imports: &Imports, path: &[String]) -> bool {
+        let resolved = imports.resolve_segments(path);
+        resolved.last().is_some_and(|l| l == "parse_json_object")
+            && (path.len() == 1 || resolved.first().is_some_and(|r| r == "rmcp"))
     }
 
     fn is_success_result_ctor(&self, imports: &Imports, path: &[String]) -> bool {

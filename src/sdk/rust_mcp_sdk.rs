@@ -7,7 +7,7 @@
 //! handler dispatches to, conventionally `call_tool`/`run_tool` returning
 //! `Result<CallToolResult, CallToolError>`.
 
-use super::rmcp::has_attr;
+use super::has_attr;
 use super::{Channel, ErrorCtor, ImplContext, Role, Sdk};
 use crate::model::resolve::{Imports, Ty};
 use crate::workspace::Version;
@@ -43,8 +43,8 @@ impl Sdk for RustMcpSdk {
     fn role(
         &self,
         _imports: &Imports,
-        implementation: Option<&ImplContext<'_>>,
-        attrs: &[syn::Attribute],
+        implementation: Option<&ImplContext>,
+        attrs: &[super::Attr],
         name: &str,
         ret: &Ty,
     ) -> Role {
@@ -54,12 +54,8 @@ impl Sdk for RustMcpSdk {
         let Some(implementation) = implementation else {
             return Role::None;
         };
-        if let Some(trait_path) = implementation.trait_path {
-            let trait_name = trait_path
-                .segments
-                .last()
-                .map(|s| s.ident.to_string())
-                .unwrap_or_default();
+        if let Some(trait_path) = &implementation.trait_path {
+            let trait_name = trait_path.last().cloned().unwrap_or_default();
             return match (trait_name.as_str(), name) {
                 ("ServerHandler", "handle_call_tool_request" | "handle_call_tool_request_mrtr") => {
                     Role::Dispatcher

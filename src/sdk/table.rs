@@ -2,7 +2,7 @@
 //! one error type with one fate on the wire, a `run_stdio()`-style entry point). Each such SDK
 //! has its own module holding its [`Spec`]; this file only reads specs.
 
-use super::rmcp::has_attr;
+use super::has_attr;
 use super::{Channel, ErrorCtor, ImplContext, Role, Sdk};
 use crate::model::resolve::{Imports, Ty};
 use crate::workspace::Version;
@@ -93,16 +93,16 @@ impl Sdk for TableSdk {
     fn role(
         &self,
         imports: &Imports,
-        implementation: Option<&ImplContext<'_>>,
-        attrs: &[syn::Attribute],
+        implementation: Option<&ImplContext>,
+        attrs: &[super::Attr],
         name: &str,
         _ret: &Ty,
     ) -> Role {
         if name == "main" || has_attr(attrs, "main") {
             return Role::Startup;
         }
-        if let Some(trait_path) = implementation.and_then(|i| i.trait_path) {
-            let segments = crate::model::resolve::segments(trait_path);
+        if let Some(trait_path) = implementation.and_then(|i| i.trait_path.as_ref()) {
+            let segments = trait_path.clone();
             let trait_name = segments.last().map(String::as_str).unwrap_or_default();
             // Same-named traits exist in other crates and in user code: the trait must come
             // from this SDK.

@@ -1,0 +1,846 @@
+//! Call resolution with local type inference, one walk per fn in evaluation order.
+//!
+//! A local's type comes from its annotation, its parameter type, or its initializer:
+//! constructors (`T::new()`, `T { .. }`), returns of resolved calls, fields, and peeling
+//! `&`, `Arc`, `Box`, locks, `Option`/`Result` payloads. `x.m()` resolves by `x`'s type
+//! (inherent and trait impls, provided methods, generic bounds, `dyn Trait`); when the type
+//! is unknown, to every crate method `m` (a may-call), unless `m` is a common std method.
+//! Fn values (`.map(parse_row)`), closures, and the crate's `macro_rules!` are calls too.
+
+use std::collections::HashMap;
+
+use super::program::{FnId, Program};
+use super::types::{TypeTable, element, payload, peel, type_name, with_self};
+use crate::model::ir::*;
+use crate::model::resolve::Ty;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallKind {
+    Call,
+    Method,
+    /// A crate fn passed as a value (`.map(parse_row)`): it is called by the callee.
+    FnValue,
+    /// A crate macro's expansion, or names in macro tokens.
+    Macro,
+    /// A closure or async block defined here.
+    Closure,
+}
+
+#[derive(Clone, Debug)]
+pub struct CallSite {
+    pub expr: ExprId,
+    /// The body the call is made in: the fn itself or one of its closures.
+    pub owner: Option<ClosureId>,
+    pub targets: Vec<FnId>,
+    /// For [`CallKind::Closure`]: the closure defined.
+    pub closure: Option<ClosureId>,
+    /// Resolved by name alone (the receiver's type is unknown).
+    pub may: bool,
+    pub kind: CallKind,
+    /// Lexically inside the arguments of `catch_unwind` or a configured panic guard.
+    pub guarded: bool,
+    /// The call whose arguments hold this one.
+    pub within: Option<u32>,
+}
+
+#[derive(Debug, Default)]
+pub struct Resolved {
+    pub calls: Vec<CallSite>,
+    /// Call sites by expression (a `Call`/`MethodCall`/`Macro`/`Closure`), for the flow.
+    pub at: HashMap<ExprId, Vec<u32>>,
+    pub local_tys: Vec<Option<Ty>>,
+    /// The receiver type of each method call, when known.
+    pub receiver_tys: HashMap<ExprId, Ty>,
+    /// The fn calls `catch_unwind` itself: a panic guard for the code it is given.
+    pub catches_panics: bool,
+}
+
+impl Resolved {
+    pub fn targets(&self, expr: ExprId) -> impl Iterator<Item = &CallSite> {
+        self.at
+            .get(&expr)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.calls[i as usize])
+    }
+}
+
+/// Methods of std types that crate methods of the same name must not be confused with when
+/// the receiver's type is unknown.
+const STD_METHODS: &[&str] = &[
+    "new",
+    "get",
+    "get_mut",
+    "insert",
+    "remove",
+    "push",
+    "push_str",
+    "pop",
+    "len",
+    "is_empty",
+    "iter",
+    "iter_mut",
+    "into_iter",
+    "map",
+    "and_then",
+    "or_else",
+    "unwrap",
+    "expect",
+    "clone",
+    "to_string",
+    "to_owned",
+    "as_str",
+    "as_ref",
+    "as_mut",
+    "into",
+    "from",
+    "contains",
+    "contains_key",
+    "join",
+    "split",
+    "trim",
+    "lines",
+    "collect",
+    "filter",
+    "find",
+    "next",
+    "lock",
+    "flush",
+    "extend",
+    "clear",
+    "keys",
+    "values",
+    "entry",
+    "first",
+    "last",
+    "take",
+    "poll",
+    "default",
+    "eq",
+    "cmp",
+    "hash",
+    "fmt",
+    "drop",
+    "deref",
+    "borrow",
+    "borrow_mut",
+    "chars",
+    "bytes",
+    "ok",
+    "err",
+    "is_some",
+    "is_none",
+    "is_ok",
+    "is_err",
+    "unwrap_or",
+    "unwrap_or_default",
+    "unwrap_or_else",
+    "map_err",
+    "ok_or",
+    "ok_or_else",
+    "to_vec",
+    "read",
+    "write",
+    "write_all",
+    "read_to_string",
+    "send",
+    "recv",
+    "spawn",
+    "sort",
+    "sort_by",
+    "retain",
+    "starts_with",
+    "ends_with",
+    "replace",
+    "parse",
+    "with_capacity",
+    "append",
+    "truncate",
+    "as_bytes",
+    "as_slice",
+    "to_lowercase",
+    "to_uppercase",
+    "any",
+    "all",
+    "count",
+    "sum",
+    "max",
+    "min",
+    "rev",
+    "skip",
+    "zip",
+    "enumerate",
+    "chain",
+    "cloned",
+    "copied",
+    "flatten",
+    "flat_map",
+    "filter_map",
+    "for_each",
+    "fold",
+    "position",
+    "then",
+    "then_some",
+    "map_or",
+    "map_or_else",
+    "as_deref",
+    "or_insert",
+    "or_insert_with",
+    "or_default",
+    "and",
+    "or",
+    "strip_prefix",
+    "strip_suffix",
+    "trim_start",
+    "trim_end",
+    "find_map",
+    "into_inner",
+    "set",
+    "swap",
+    "elapsed",
+    "to_str",
+    "to_path_buf",
+    "display",
+    "exists",
+    "is_file",
+    "is_dir",
+    "file_name",
+    "extension",
+    "parent",
+    "await",
+    "build",
+    "finish",
+    "with",
+];
+
+/// Wrapper methods whose result is their receiver (for typing).
+const SAME_TYPE: &[&str] = &[
+    "clone",
+    "to_owned",
+    "as_ref",
+    "as_mut",
+    "borrow",
+    "borrow_mut",
+    "deref",
+    "lock",
+    "read",
+    "write",
+    "as_deref",
+    "iter",
+    "into_iter",
+    "iter_mut",
+    "by_ref",
+    "get_ref",
+    "load",
+    "await",
+    "lock_owned",
+    "read_owned",
+    "write_owned",
+];
+
+struct Walker<'p, 'a> {
+    program: &'p Program<'a>,
+    types: &'p TypeTable<'a>,
+    config_guards: &'p [String],
+    func: FnId,
+    def: &'a FnDef,
+    body: &'a Body,
+    out: Resolved,
+    owner: Option<ClosureId>,
+    guard: u32,
+    open: Vec<u32>,
+}
+
+/// Resolves the calls of fn `func`.
+pub fn resolve_fn(
+    program: &Program<'_>,
+    types: &TypeTable<'_>,
+    panic_guards: &[String],
+    func: FnId,
+) -> Resolved {
+    let def = program.def(func);
+    let mut w = Walker {
+        program,
+        types,
+        config_guards: panic_guards,
+        func,
+        def,
+        body: &def.body,
+        out: Resolved {
+            local_tys: vec![None; def.body.locals.len()],
+            ..Resolved::default()
+        },
+        owner: None,
+        guard: 0,
+        open: Vec::new(),
+    };
+    for p in &def.params {
+        let ty = types.expand(&p.ty);
+        w.bind(p.pat, Some(ty));
+    }
+    if let Some(root) = def.body.root {
+        w.visit(root);
+    }
+    w.out
+}
+
+impl Walker<'_, '_> {
+    fn record(&mut self, expr: ExprId, kind: CallKind, targets: Vec<FnId>, may: bool) -> u32 {
+        let idx = self.out.calls.len() as u32;
+        self.out.calls.push(CallSite {
+            expr,
+            owner: self.owner,
+            targets,
+            closure: None,
+            may,
+            kind,
+            guarded: self.guard > 0,
+            within: self.open.last().copied(),
+        });
+        self.out.at.entry(expr).or_default().push(idx);
+        idx
+    }
+
+    fn bind(&mut self, pat: PatId, ty: Option<Ty>) {
+        let Some(ty) = ty else { return };
+        match &self.body.pat(pat).kind {
+            PatKind::Bind { local, sub } => {
+                if let Some(s) = sub {
+                    self.bind(*s, Some(ty.clone()));
+                }
+                self.out.local_tys[*local as usize] = Some(ty);
+            }
+            PatKind::Typed { pat, ty: declared } => {
+                let declared = self.types.expand(declared);
+                self.bind(*pat, Some(declared));
+            }
+            PatKind::Ref(p) => self.bind(*p, Some(ty)),
+            PatKind::TupleStruct { path, elems } if elems.len() == 1 => {
+                let last = path.last().map(String::as_str).unwrap_or_default();
+                let inner = match last {
+                    "Some" | "Ok" => payload(&ty).cloned(),
+                    "Err" => match peel(&ty) {
+                        Ty::Path { args, .. } if args.len() == 2 => args.get(1).cloned(),
+                        _ => None,
+                    },
+                    // `Parameters(args): Parameters<Args>`, `Json(x): Json<T>`.
+                    _ => match peel(&ty) {
+                        Ty::Path { path: tp, args }
+                            if tp.last().map(String::as_str) == Some(last) =>
+                        {
+                            args.first().cloned()
+                        }
+                        _ => None,
+                    },
+                };
+                self.bind(elems[0], inner);
+            }
+            PatKind::Struct { path, fields } => {
+                let name = path.last().map(String::as_str).unwrap_or_default();
+                let name = if name == "Self" {
+                    self.def.owner.as_deref().unwrap_or(name)
+                } else {
+                    name
+                };
+                for (field, p) in fields {
+                    let fty = self
+                        .types
+                        .field_ty(name, field)
+                        .map(|t| self.types.expand(t));
+                    self.bind(*p, fty);
+                }
+            }
+            PatKind::Tuple(elems) => {
+                if let Ty::Tuple(items) = peel(&ty) {
+                    for (p, t) in elems.iter().zip(items.clone()) {
+                        self.bind(*p, Some(t));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn self_ty(&self) -> Option<Ty> {
+        self.def.owner.as_ref().map(|o| Ty::Path {
+            path: vec![o.clone()],
+            args: Vec::new(),
+        })
+    }
+
+    fn fn_ret(&self, target: FnId, owner: Option<&str>) -> Ty {
+        let def = self.program.def(target);
+        let owner = owner.or(def.owner.as_deref());
+        with_self(&self.types.expand(&def.ret), owner)
+    }
+
+    fn visit_all(&mut self, ids: &[ExprId]) {
+        for &id in ids {
+            self.visit(id);
+        }
+    }
+
+    /// Visits an expression; returns its type when known.
+    fn visit(&mut self, id: ExprId) -> Option<Ty> {
+        stacker::maybe_grow(128 * 1024, 4 * 1024 * 1024, || self.visit_inner(id))
+    }
+
+    fn visit_inner(&mut self, id: ExprId) -> Option<Ty> {
+        let body = self.body;
+        match &body.expr(id).kind {
+            ExprKind::Lit(Lit::Str(_)) => Some(simple("str")),
+            ExprKind::Lit(_) | ExprKind::Opaque | ExprKind::Continue => None,
+            ExprKind::Local(l) => self.out.local_tys[*l as usize].clone(),
+            ExprKind::SelfValue => self.self_ty(),
+            ExprKind::Path(path) => {
+                // A crate fn used as a value: the callee it is given to calls it.
+                if path
+                    .last()
+                    .is_some_and(|n| n.chars().next().is_some_and(char::is_lowercase))
+                {
+                    let targets = self.types.resolve_path(self.program, self.func, path);
+                    if !targets.is_empty() {
+                        self.record(id, CallKind::FnValue, targets, false);
+                    }
+                }
+                None
+            }
+            ExprKind::Call { func, args } => self.call(id, *func, args),
+            ExprKind::MethodCall {
+                receiver,
+                method,
+                args,
+                ..
+            } => self.method_call(id, *receiver, method, args),
+            ExprKind::Macro(m) => {
+                self.macro_call(id, m);
+                match m.name.as_str() {
+                    "format" => Some(simple("String")),
+                    _ => None,
+                }
+            }
+            ExprKind::Field { base, member } => {
+                let base_ty = self.visit(*base)?;
+                let name = type_name(&base_ty)?;
+                let fty = self.types.field_ty(name, member)?;
+                Some(with_self(&self.types.expand(fty), Some(name)))
+            }
+            ExprKind::Index { base, index, .. } => {
+                let t = self.visit(*base);
+                self.visit(*index);
+                t.and_then(|t| element(&t).cloned())
+            }
+            ExprKind::Try { expr, .. } => {
+                let t = self.visit(*expr)?;
+                Some(payload(&t).cloned().unwrap_or(t))
+            }
+            ExprKind::Await(e) | ExprKind::Ref(e) | ExprKind::Deref(e) => self.visit(*e),
+            ExprKind::Not(e) | ExprKind::Neg(e) => {
+                self.visit(*e);
+                None
+            }
+            ExprKind::Binary { lhs, rhs, .. } => {
+                let t = self.visit(*lhs);
+                self.visit(*rhs);
+                t
+            }
+            ExprKind::Assign { place, value, .. } => {
+                let t = self.visit(*value);
+                self.visit(*place);
+                if let ExprKind::Local(l) = body.expr(*place).kind
+                    && self.out.local_tys[l as usize].is_none()
+                {
+                    self.out.local_tys[l as usize] = t;
+                }
+                None
+            }
+            ExprKind::Cast { expr, ty } => {
+                self.visit(*expr);
+                Some(ty.clone())
+            }
+            ExprKind::Block { stmts, tail, .. } => {
+                for stmt in stmts {
+                    match stmt {
+                        Stmt::Let { pat, ty, init, els } => {
+                            let init_ty = init.and_then(|i| self.visit(i));
+                            if let Some(e) = els {
+                                self.visit(*e);
+                            }
+                            let ty = ty.as_ref().map(|t| self.types.expand(t)).or(init_ty);
+                            // `let Some(x) = opt else { .. }`.
+                            self.bind(*pat, ty);
+                        }
+                        Stmt::Expr { expr, .. } => {
+                            self.visit(*expr);
+                        }
+                    }
+                }
+                tail.and_then(|t| self.visit(t))
+            }
+            ExprKind::If { cond, then, els } => {
+                self.visit(*cond);
+                let t = self.visit(*then);
+                let e = els.and_then(|e| self.visit(e));
+                t.or(e)
+            }
+            ExprKind::Let { pat, expr } => {
+                let t = self.visit(*expr);
+                self.bind(*pat, t);
+                None
+            }
+            ExprKind::Match { scrutinee, arms } => {
+                let st = self.visit(*scrutinee);
+                let mut out = None;
+                for arm in arms {
+                    self.bind(arm.pat, st.clone());
+                    if let Some(g) = arm.guard {
+                        self.visit(g);
+                    }
+                    let t = self.visit(arm.body);
+                    out = out.or(t);
+                }
+                out
+            }
+            ExprKind::Loop { body: b } => {
+                self.visit(*b);
+                None
+            }
+            ExprKind::While { cond, body: b } => {
+                self.visit(*cond);
+                self.visit(*b);
+                None
+            }
+            ExprKind::For { pat, iter, body: b } => {
+                let t = self.visit(*iter);
+                self.bind(*pat, t.and_then(|t| element(&t).cloned()));
+                self.visit(*b);
+                None
+            }
+            ExprKind::Closure(c) => {
+                let def = body.closure(*c);
+                let idx = self.record(id, CallKind::Closure, Vec::new(), false);
+                self.out.calls[idx as usize].closure = Some(*c);
+                for (p, ty) in def.params.iter().zip(&def.param_tys) {
+                    self.bind(*p, ty.clone());
+                }
+                let outer = self.owner.replace(*c);
+                self.open.push(idx);
+                self.visit(def.body);
+                self.open.pop();
+                self.owner = outer;
+                None
+            }
+            ExprKind::Return(v) | ExprKind::Break(v) => {
+                if let Some(v) = v {
+                    self.visit(*v);
+                }
+                None
+            }
+            ExprKind::Struct { path, fields, rest } => {
+                for (_, f) in fields {
+                    self.visit(*f);
+                }
+                if let Some(r) = rest {
+                    self.visit(*r);
+                }
+                let name = match path.last().map(String::as_str) {
+                    Some("Self") => self.def.owner.clone()?,
+                    Some(n) => n.to_string(),
+                    None => return None,
+                };
+                Some(simple(&name))
+            }
+            ExprKind::Tuple(items) => {
+                let tys: Vec<Option<Ty>> = items.iter().map(|&i| self.visit(i)).collect();
+                tys.into_iter().collect::<Option<Vec<Ty>>>().map(Ty::Tuple)
+            }
+            ExprKind::Array(items) => {
+                let mut first = None;
+                for &i in items {
+                    let t = self.visit(i);
+                    first = first.or(t);
+                }
+                first.map(|t| Ty::Path {
+                    path: vec!["Vec".into()],
+                    args: vec![t],
+                })
+            }
+            ExprKind::Range { start, end } => {
+                for e in [start, end].into_iter().flatten() {
+                    self.visit(*e);
+                }
+                None
+            }
+        }
+    }
+
+    fn is_guard_name(&self, name: &str) -> bool {
+        name == "catch_unwind" || self.config_guards.iter().any(|g| g == name)
+    }
+
+    fn call(&mut self, id: ExprId, func: ExprId, args: &[ExprId]) -> Option<Ty> {
+        let body = self.body;
+        let ExprKind::Path(path) = &body.expr(func).kind else {
+            // `(self.handler)(args)`, `f(x)` with `f` a local.
+            self.visit(func);
+            let idx = self.record(id, CallKind::Call, Vec::new(), false);
+            self.open.push(idx);
+            self.visit_all(args);
+            self.open.pop();
+            return None;
+        };
+        let targets = self.types.resolve_path(self.program, self.func, path);
+        let guard = path.last().is_some_and(|n| self.is_guard_name(n));
+        let idx = self.record(id, CallKind::Call, targets.clone(), false);
+        self.open.push(idx);
+        if guard {
+            self.out.catches_panics |= path.last().is_some_and(|n| n == "catch_unwind");
+            self.guard += 1;
+        }
+        let arg_tys: Vec<Option<Ty>> = args.iter().map(|&a| self.visit(a)).collect();
+        if guard {
+            self.guard -= 1;
+        }
+        self.open.pop();
+        if let Some(&t) = targets.first() {
+            let owner = path
+                .len()
+                .checked_sub(2)
+                .map(|i| path[i].as_str())
+                .filter(|o| *o != "Self");
+            return Some(self.fn_ret(t, owner.or(self.def.owner.as_deref())));
+        }
+        constructed_type(path, &arg_tys, self.types, self.def.owner.as_deref())
+    }
+
+    fn method_call(
+        &mut self,
+        id: ExprId,
+        receiver: ExprId,
+        method: &str,
+        args: &[ExprId],
+    ) -> Option<Ty> {
+        let body = self.body;
+        let catch = method == "catch_unwind";
+        if catch {
+            self.out.catches_panics = true;
+            self.guard += 1;
+        }
+        let recv_ty = self.visit(receiver);
+        if catch {
+            self.guard -= 1;
+        }
+        let is_self = matches!(body.expr(body.peel(receiver)).kind, ExprKind::SelfValue);
+        let (targets, may) = self.method_targets(is_self, recv_ty.as_ref(), method);
+        if let Some(t) = &recv_ty {
+            self.out.receiver_tys.insert(id, t.clone());
+        }
+        let idx = self.record(id, CallKind::Method, targets.clone(), may);
+        let guard = self.config_guards.iter().any(|g| g == method);
+        self.open.push(idx);
+        if guard {
+            self.guard += 1;
+        }
+        self.visit_all(args);
+        if guard {
+            self.guard -= 1;
+        }
+        self.open.pop();
+        if let Some(&t) = targets.first()
+            && !may
+        {
+            let owner = recv_ty.as_ref().and_then(type_name).map(str::to_string);
+            return Some(self.fn_ret(t, owner.as_deref()));
+        }
+        let recv_ty = recv_ty?;
+        std_method_type(&recv_ty, method)
+    }
+
+    fn method_targets(&self, is_self: bool, recv: Option<&Ty>, method: &str) -> (Vec<FnId>, bool) {
+        if is_self {
+            if let FnKind::TraitDefault { .. } = self.def.kind
+                && let Some(tr) = &self.def.owner
+            {
+                return (self.types.trait_method(tr, method), false);
+            }
+            if let Some(owner) = &self.def.owner {
+                let found = self.types.method_of(owner, method);
+                if !found.is_empty() {
+                    return (found, false);
+                }
+            }
+        }
+        if let Some(ty) = recv {
+            match peel(ty) {
+                Ty::Traits(bounds) => {
+                    let found: Vec<FnId> = bounds
+                        .iter()
+                        .flat_map(|b| self.types.trait_method(b, method))
+                        .collect();
+                    return (found, false);
+                }
+                Ty::Path { path, .. } => {
+                    if let [name] = path.as_slice()
+                        && let Some(g) = self
+                            .def
+                            .generics
+                            .iter()
+                            .find(|g| &g.name == name || g.name == format!("impl {name}"))
+                    {
+                        let found = g
+                            .bounds
+                            .iter()
+                            .flat_map(|b| self.types.trait_method(b, method))
+                            .collect();
+                        return (found, false);
+                    }
+                    if let Some(name) = path.last() {
+                        if self.types.is_trait(name) {
+                            return (self.types.trait_method(name, method), false);
+                        }
+                        let found = self.types.method_of(name, method);
+                        if !found.is_empty() || self.types.is_crate_type(name) {
+                            return (found, false);
+                        }
+                        // A type from elsewhere: not a crate method.
+                        return (Vec::new(), false);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if STD_METHODS.contains(&method) {
+            return (Vec::new(), false);
+        }
+        (self.types.methods_named(method).to_vec(), true)
+    }
+
+    fn macro_call(&mut self, id: ExprId, m: &MacroCall) {
+        let mut targets = Vec::new();
+        let mut may = false;
+        for def in self.types.macros_named(&m.name) {
+            for path in &def.calls {
+                targets.extend(self.types.resolve_path(self.program, self.func, path));
+            }
+            for method in &def.method_calls {
+                if !STD_METHODS.contains(&method.as_str()) {
+                    targets.extend(self.types.methods_named(method).iter().copied());
+                    may = true;
+                }
+            }
+        }
+        for name in &m.calls {
+            targets.extend(self.types.resolve_path(
+                self.program,
+                self.func,
+                std::slice::from_ref(name),
+            ));
+        }
+        targets.sort_unstable();
+        targets.dedup();
+        let idx = (!targets.is_empty()).then(|| self.record(id, CallKind::Macro, targets, may));
+        if let Some(i) = idx {
+            self.open.push(i);
+        }
+        self.visit_all(&m.args);
+        if let Some(f) = &m.format {
+            self.visit_all(&f.args);
+        }
+        if let Some(j) = &m.json {
+            self.json(j);
+        }
+        if idx.is_some() {
+            self.open.pop();
+        }
+    }
+
+    fn json(&mut self, j: &Json) {
+        match j {
+            Json::Object(members) => {
+                for m in members {
+                    self.json(&m.value);
+                }
+            }
+            Json::Array(items) => {
+                for i in items {
+                    self.json(i);
+                }
+            }
+            Json::Expr(e) => {
+                self.visit(*e);
+            }
+            Json::Null | Json::Lit(..) => {}
+        }
+    }
+}
+
+fn simple(name: &str) -> Ty {
+    Ty::Path {
+        path: vec![name.to_string()],
+        args: Vec::new(),
+    }
+}
+
+/// The type a path call builds when it is not a crate fn: `Type::new(..)`, `Some(x)`,
+/// `Arc::new(x)`, a tuple struct.
+fn constructed_type(
+    path: &[String],
+    arg_tys: &[Option<Ty>],
+    types: &TypeTable<'_>,
+    owner: Option<&str>,
+) -> Option<Ty> {
+    let last = path.last()?.as_str();
+    let first_arg = || arg_tys.first().cloned().flatten();
+    match last {
+        "Some" => return first_arg().map(|t| wrap("Option", t)),
+        "Ok" => return first_arg().map(|t| wrap("Result", t)),
+        _ => {}
+    }
+    if path.len() >= 2 {
+        let ty = path[path.len() - 2].as_str();
+        let ty = if ty == "Self" { owner? } else { ty };
+        if matches!(
+            ty,
+            "Arc" | "Rc" | "Box" | "Mutex" | "RwLock" | "RefCell" | "Cell"
+        ) && matches!(last, "new" | "from" | "pin")
+        {
+            return first_arg();
+        }
+        let builds = [
+            "new", "default", "builder", "open", "connect", "create", "init", "load",
+        ]
+        .contains(&last)
+            || ["from", "with_", "new_", "try_from", "try_new", "parse"]
+                .iter()
+                .any(|p| last.starts_with(p));
+        if builds && ty.chars().next().is_some_and(char::is_uppercase) {
+            return Some(simple(ty));
+        }
+    }
+    (path.len() == 1 && types.is_struct(last)).then(|| simple(last))
+}
+
+fn wrap(name: &str, inner: Ty) -> Ty {
+    Ty::Path {
+        path: vec![name.to_string()],
+        args: vec![inner],
+    }
+}
+
+/// The result type of a std method on `recv` (only the ones that matter for chains).
+fn std_method_type(recv: &Ty, method: &str) -> Option<Ty> {
+    if SAME_TYPE.contains(&method) {
+        return Some(recv.clone());
+    }
+    match method {
+        "unwrap" | "expect" | "unwrap_or" | "unwrap_or_default" | "unwrap_or_else"
+        | "unwrap_unchecked" => Some(payload(recv).cloned().unwrap_or_else(|| recv.clone())),
+        "get" | "get_mut" | "first" | "last" | "pop" | "remove" | "next" => {
+            element(recv).cloned().map(|t| wrap("Option", t))
+        }
+        "to_string" | "to_owned_string" | "to_lowercase" | "to_uppercase" => Some(simple("String")),
+        "ok" => payload(recv).cloned().map(|t| wrap("Option", t)),
+        "ok_or" | "ok_or_else" => payload(recv).cloned().map(|t| wrap("Result", t)),
+        _ => None,
+    }
+}

@@ -1,0 +1,215 @@
+//! What the flow walk finds in one fn (sites for the lints, with the body they run in) and
+//! what callers need to know about it (its summary).
+
+use super::program::Site;
+use super::value::{Origin, Val};
+use crate::model::ir::{ClosureId, ExprId, Sp};
+
+/// How an error leaves a body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExitKind {
+    /// `expr?`
+    Question,
+    /// `return value` with an `Err` in it.
+    Return,
+    /// The body's value, with an `Err` in it.
+    Tail,
+    /// `bail!(..)`, `ensure!(..)`.
+    Macro,
+}
+
+#[derive(Clone, Debug)]
+pub struct Exit {
+    pub owner: Option<ClosureId>,
+    pub kind: ExitKind,
+    /// The `?` expression, the `return`, the tail, the macro.
+    pub at: ExprId,
+    /// The `?` token.
+    pub question: Option<Sp>,
+    /// For `?`: the operand without `?` and without its `map_err`/`ok_or` adapter.
+    pub operand: Option<ExprId>,
+    /// The operand of `?` is an `Option` adapted with `ok_or(..)`.
+    pub option: bool,
+    /// What the error is made of (plain origins of the `Err` payload).
+    pub err: Val,
+    /// In a catch-all arm of a `match` on a tool's name.
+    pub in_fallback: bool,
+    /// `mutex.lock().map_err(..)?`: poisoning, a server bug rather than a tool failure.
+    pub lock_failure: bool,
+}
+
+/// A value a body returns (tail or `return`), for the success side.
+#[derive(Clone, Debug)]
+pub struct Return {
+    pub owner: Option<ClosureId>,
+    pub at: ExprId,
+    pub val: Val,
+}
+
+/// A failure put into a successful result.
+#[derive(Clone, Debug)]
+pub struct SuccessFailure {
+    pub owner: Option<ClosureId>,
+    /// Where the failure enters the success value.
+    pub at: Site,
+    /// The success constructor's method name, for the `success` → `error` rename.
+    pub ctor_name: Option<Sp>,
+    pub why: Origin,
+    /// The crate fn that builds the success result from its argument, if not an SDK
+    /// constructor.
+    pub helper: Option<u32>,
+}
+
+/// An integer that becomes a JSON-RPC error code.
+#[derive(Clone, Debug)]
+pub struct CodeUse {
+    /// Where the value is written (a literal or a constant's name): the fn and the span.
+    pub func: u32,
+    pub span: Sp,
+    pub value: i64,
+    /// The crate fn (an error builder) whose parameter turns it into a code.
+    pub builder: Option<u32>,
+    pub const_name: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PanicKind {
+    Unwrap,
+    Expect,
+    Macro,
+    Exit,
+    Index,
+}
+
+#[derive(Clone, Debug)]
+pub struct PanicSite {
+    pub owner: Option<ClosureId>,
+    /// The indexing expression, for index sites.
+    pub at: Option<ExprId>,
+    pub span: Sp,
+    pub what: String,
+    pub kind: PanicKind,
+    /// Lexically under `catch_unwind` or a configured guard.
+    pub guarded: bool,
+    /// The call whose arguments hold the site.
+    pub within: Option<u32>,
+    /// An asserted invariant rather than a failure on caller data.
+    pub invariant: bool,
+    /// Parameters whose values reach an index or slice bound here.
+    pub params: Vec<u16>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StdoutKind {
+    /// `print!`/`println!`; `bare` when it writes nothing but formatted values (how a
+    /// hand-rolled server sends its responses).
+    Print {
+        name: String,
+        name_span: Sp,
+        bare: bool,
+    },
+    Write {
+        bare: bool,
+    },
+    /// A fmt subscriber or layer installed without a stderr writer. `at` is its root.
+    Logger {
+        installs: bool,
+        writer: Option<Site>,
+    },
+    Child {
+        method: String,
+    },
+    /// A logging crate set up to print to stdout.
+    LoggerCrate {
+        what: String,
+    },
+}
+
+/// A condition an enclosing `if` requires: a flag, a field, a call without arguments, and
+/// whether it must be true.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Gate {
+    pub key: String,
+    pub positive: bool,
+}
+
+/// Where a site sits: the branches around it and the conditions it runs under.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Place {
+    pub branch: Vec<u32>,
+    pub gates: Vec<Gate>,
+    /// Byte offset, for "after a branch that returns".
+    pub at: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct StdoutSite {
+    pub owner: Option<ClosureId>,
+    pub at: Site,
+    pub span: Sp,
+    pub kind: StdoutKind,
+    pub place: Place,
+}
+
+/// Internals sent in an error result.
+#[derive(Clone, Debug)]
+pub struct Leak {
+    pub owner: Option<ClosureId>,
+    /// Where the internals enter the text (a format string, a `.backtrace()` call).
+    pub at: Site,
+    pub kind: super::value::Internals,
+    /// The error value whose `Debug` form it is.
+    pub local: Option<crate::model::ir::LocalId>,
+}
+
+/// A tool result built in a catch-all arm of a `match` on a tool's name.
+#[derive(Clone, Debug)]
+pub struct FallbackResult {
+    pub owner: Option<ClosureId>,
+    pub at: ExprId,
+    pub success: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BranchInfo {
+    pub group: u32,
+    pub diverges: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct FnFacts {
+    pub exits: Vec<Exit>,
+    pub returns: Vec<Return>,
+    pub success_failures: Vec<SuccessFailure>,
+    pub codes: Vec<CodeUse>,
+    pub panics: Vec<PanicSite>,
+    pub stdout: Vec<StdoutSite>,
+    pub leaks: Vec<Leak>,
+    pub fallback_results: Vec<FallbackResult>,
+    /// Places that start a stdio server transport.
+    pub transports: Vec<(ExprId, Place)>,
+    /// Per call site (as in `Resolved::calls`): where it sits.
+    pub call_places: Vec<Place>,
+    pub branches: Vec<BranchInfo>,
+    /// Async blocks the fn returns: their exits are the fn's.
+    pub returned_async: Vec<ClosureId>,
+    /// Calls and macros evaluated in a catch-all match arm.
+    pub fallback_exprs: Vec<ExprId>,
+}
+
+/// Param sink bits.
+pub const SINK_SUCCESS: u8 = 1;
+pub const SINK_CODE: u8 = 2;
+pub const SINK_ERROR_RESULT: u8 = 4;
+
+/// What callers need from a fn.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// The returned value's origins: the `Ok`/plain side from its returns, the `Err` side
+    /// from its exits.
+    pub ret: Val,
+    /// Per parameter: what it flows into (`SINK_*` bits).
+    pub sinks: Vec<u8>,
+    /// Parameters that reach an index or slice bound, and where.
+    pub index: Vec<(u16, Site)>,
+}

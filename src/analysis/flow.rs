@@ -1,0 +1,836 @@
+//! The flow walk: one pass over a fn body in evaluation order (twice when a local is
+//! reassigned after being read), computing each value's origins. Locals hold the union of
+//! everything assigned to them; `match`/`if let` arms bind the `Ok`/`Err` payloads;
+//! closures given to `map_err`, `unwrap_or_else`, .. get the error. Calls to crate fns take
+//! their callee's summary, with parameters replaced by the arguments' origins.
+//!
+//! Along the way it records the fn's facts: error exits, returned values, failures put into
+//! success results, error codes, panic sites, stdout writes, leaks, transports and where each
+//! call sits (branches and conditions), and the fn's summary for its callers.
+
+use std::collections::HashSet;
+
+use super::calls::Resolved;
+use super::facts::*;
+use super::program::{FnId, Program, Site};
+use super::types::TypeTable;
+use super::value::*;
+use crate::config::Config;
+use crate::model::ir::*;
+use crate::model::resolve::Imports;
+use crate::sdk::Sdk;
+
+const RED_ZONE: usize = 128 * 1024;
+const GROW_BY: usize = 4 * 1024 * 1024;
+
+/// At most this many index sites per summary.
+const MAX_INDEX_SITES: usize = 16;
+
+pub struct Env<'p, 'a> {
+    pub program: &'p Program<'a>,
+    pub types: &'p TypeTable<'a>,
+    pub sdk: Option<&'p dyn Sdk>,
+    pub config: &'p Config,
+    pub summaries: &'p [Summary],
+}
+
+pub struct Flow<'p, 'a> {
+    pub env: &'p Env<'p, 'a>,
+    pub resolved: &'p Resolved,
+    pub func: FnId,
+    pub def: &'a FnDef,
+    pub body: &'a Body,
+    pub imports: &'a Imports,
+    pub locals: Vec<Val>,
+    read: Vec<bool>,
+    pub grew_after_read: bool,
+    pub owner: Option<ClosureId>,
+    pub facts: FnFacts,
+    pub branch: Vec<u32>,
+    pub gates: Vec<Gate>,
+    /// Inside a catch-all match arm; inside one of a `match` on a tool's name.
+    pub fallback: u32,
+    pub name_fallback: u32,
+    /// Lexically under `catch_unwind` or a configured guard.
+    pub catch: u32,
+    /// Call sites whose arguments are being evaluated, innermost last.
+    pub open: Vec<u32>,
+    next_group: u32,
+    pub checks: Checks,
+    pub sinks: Vec<u8>,
+    pub index: Vec<(u16, Site)>,
+    /// The fn's own returned value (not its closures').
+    pub ret: Val,
+}
+
+/// What the fn has checked before a site: lengths, variants, prefixes of places.
+#[derive(Default)]
+pub struct Checks {
+    pub length: HashSet<String>,
+    pub variant: HashSet<String>,
+    pub affix: HashSet<String>,
+}
+
+/// Analyses fn `func`; returns its facts and summary.
+pub fn analyse_fn(env: &Env<'_, '_>, resolved: &Resolved, func: FnId) -> (FnFacts, Summary) {
+    let def = env.program.def(func);
+    let mut flow = Flow::new(env, resolved, func);
+    flow.run();
+    if flow.grew_after_read {
+        // A local was assigned after it was read (a loop, a reassignment): once more with
+        // what the first pass learnt.
+        let locals = std::mem::take(&mut flow.locals);
+        flow = Flow::new(env, resolved, func);
+        flow.locals = locals;
+        flow.run();
+    }
+    flow.convert_exits();
+    let summary = flow.summary(def.params.len());
+    (flow.facts, summary)
+}
+
+impl<'p, 'a> Flow<'p, 'a> {
+    fn new(env: &'p Env<'p, 'a>, resolved: &'p Resolved, func: FnId) -> Self {
+        let def = env.program.def(func);
+        Flow {
+            env,
+            resolved,
+            func,
+            def,
+            body: &def.body,
+            imports: &env.program.file_ir(func).imports,
+            locals: vec![Val::default(); def.body.locals.len()],
+            read: vec![false; def.body.locals.len()],
+            grew_after_read: false,
+            owner: None,
+            facts: FnFacts {
+                call_places: vec![Place::default(); resolved.calls.len()],
+                ..FnFacts::default()
+            },
+            branch: Vec::new(),
+            gates: Vec::new(),
+            fallback: 0,
+            name_fallback: 0,
+            catch: 0,
+            open: Vec::new(),
+            next_group: 0,
+            checks: Checks::default(),
+            sinks: vec![0; def.params.len()],
+            index: Vec::new(),
+            ret: Val::default(),
+        }
+    }
+
+    fn run(&mut self) {
+        for (k, p) in self.def.params.iter().enumerate() {
+            let v = Val::one(Fact::Param(k as u16), self.site(0));
+            self.bind(p.pat, &v, 0);
+        }
+        let Some(root) = self.body.root else { return };
+        let v = self.eval(root);
+        let tail = self.body.value_of(root);
+        self.finish_body(tail, v);
+    }
+
+    /// In a fn whose error type is the SDK's protocol error, every other error is converted
+    /// where it leaves (`?` through a `From` impl): that exit makes the protocol error.
+    fn convert_exits(&mut self) {
+        let Some(sdk) = self.env.sdk else { return };
+        let ret = self.env.types.expand(&self.def.ret);
+        let protocol = ret
+            .as_result()
+            .is_some_and(|(_, err)| sdk.is_protocol_error_type(err));
+        if !protocol {
+            return;
+        }
+        let func = self.func;
+        let returned = self.facts.returned_async.clone();
+        for exit in &mut self.facts.exits {
+            if !exit.owner.is_none_or(|c| returned.contains(&c)) {
+                continue;
+            }
+            let foreign = exit.err.is_empty()
+                || exit
+                    .err
+                    .any(|o| !matches!(o.fact, Fact::Protocol(_) | Fact::Param(_)));
+            if !foreign {
+                continue;
+            }
+            let at = exit.err.iter().find_map(|o| o.wrap).unwrap_or(exit.at);
+            let unknown_tool = exit.err.any(|o| {
+                matches!(
+                    o.fact,
+                    Fact::Foreign {
+                        unknown_tool: true,
+                        ..
+                    }
+                )
+            });
+            exit.err
+                .retain(|o| matches!(o.fact, Fact::Protocol(_) | Fact::Param(_)));
+            exit.err.push(Origin {
+                fact: Fact::Protocol(Protocol {
+                    ctor: crate::sdk::ErrorCtor::Other,
+                    code: None,
+                    deserialize_prefix: false,
+                    unknown_tool,
+                    sdk_parse: false,
+                }),
+                part: Part::Plain,
+                site: Site { func, expr: at },
+                via: None,
+                wrap: None,
+                local: None,
+            });
+        }
+    }
+
+    pub fn site(&self, expr: ExprId) -> Site {
+        Site {
+            func: self.func,
+            expr,
+        }
+    }
+
+    pub fn place(&self, at: u32) -> Place {
+        Place {
+            branch: self.branch.clone(),
+            gates: self.gates.clone(),
+            at,
+        }
+    }
+
+    fn summary(&self, params: usize) -> Summary {
+        let mut ret = self.ret.clone();
+        // Exits of async blocks the fn returns are the fn's.
+        for e in &self.facts.exits {
+            if e.owner
+                .is_none_or(|c| self.facts.returned_async.contains(&c))
+            {
+                ret.join(&e.err.tagged(Part::Err));
+            }
+        }
+        for r in &self.facts.returns {
+            if r.owner
+                .is_some_and(|c| self.facts.returned_async.contains(&c))
+            {
+                ret.join(&r.val);
+            }
+        }
+        let mut sinks = self.sinks.clone();
+        sinks.resize(params, 0);
+        Summary {
+            ret,
+            sinks,
+            index: self.index.clone(),
+        }
+    }
+
+    /// Records the value a body ends with: a return and, when it holds an `Err`, an exit.
+    fn finish_body(&mut self, tail: ExprId, v: Val) {
+        self.note_returned_async(tail);
+        self.facts.returns.push(Return {
+            owner: self.owner,
+            at: tail,
+            val: v.clone(),
+        });
+        let err = v.part(Part::Err);
+        if !err.is_empty() {
+            self.exit(ExitKind::Tail, tail, err);
+        }
+        if self.owner.is_none() {
+            self.ret.join(&v.success_side());
+        }
+    }
+
+    /// `Box::pin(async move { .. })` or `async move { .. }` returned by the fn.
+    fn note_returned_async(&mut self, mut e: ExprId) {
+        if self.owner.is_some() {
+            return;
+        }
+        for _ in 0..4 {
+            match &self.body.expr(self.body.peel(e)).kind {
+                ExprKind::Closure(c) if self.body.closure(*c).is_async_block => {
+                    self.facts.returned_async.push(*c);
+                    return;
+                }
+                ExprKind::Call { args, .. } if args.len() == 1 => e = args[0],
+                ExprKind::Block { tail: Some(t), .. } => e = *t,
+                _ => return,
+            }
+        }
+    }
+
+    pub fn exit(&mut self, kind: ExitKind, at: ExprId, err: Val) {
+        self.facts.exits.push(Exit {
+            owner: self.owner,
+            kind,
+            at,
+            question: None,
+            operand: None,
+            option: false,
+            err,
+            in_fallback: self.fallback > 0,
+            lock_failure: false,
+        });
+    }
+
+    pub fn eval(&mut self, id: ExprId) -> Val {
+        stacker::maybe_grow(RED_ZONE, GROW_BY, || self.eval_inner(id))
+    }
+
+    pub fn eval_all(&mut self, ids: &[ExprId]) -> Vec<Val> {
+        ids.iter().map(|&i| self.eval(i)).collect()
+    }
+
+    fn read_local(&mut self, l: LocalId) -> Val {
+        self.read[l as usize] = true;
+        self.locals[l as usize].clone()
+    }
+
+    pub fn add_to_local(&mut self, l: LocalId, v: &Val) {
+        let slot = &mut self.locals[l as usize];
+        let before = slot.0.len();
+        slot.join(v);
+        if slot.0.len() != before && self.read[l as usize] {
+            self.grew_after_read = true;
+        }
+    }
+
+    /// Fills in where the call sites recorded at `id` sit.
+    pub fn place_calls(&mut self, id: ExprId) -> Option<u32> {
+        let indices: Vec<u32> = self
+            .resolved
+            .at
+            .get(&id)
+            .map(|v| v.to_vec())
+            .unwrap_or_default();
+        let at = self.body.expr(id).span.start;
+        for &i in &indices {
+            if let Some(slot) = self.facts.call_places.get_mut(i as usize) {
+                *slot = Place {
+                    branch: self.branch.clone(),
+                    gates: self.gates.clone(),
+                    at,
+                };
+            }
+        }
+        indices.first().copied()
+    }
+
+    fn eval_inner(&mut self, id: ExprId) -> Val {
+        let body = self.body;
+        if self.fallback > 0
+            && matches!(
+                body.expr(id).kind,
+                ExprKind::Call { .. } | ExprKind::MethodCall { .. } | ExprKind::Macro(_)
+            )
+        {
+            self.facts.fallback_exprs.push(id);
+        }
+        match &body.expr(id).kind {
+            ExprKind::Lit(Lit::Str(s)) => {
+                if super::text::is_failure_text(s) {
+                    Val::one(Fact::FailText, self.site(id))
+                } else {
+                    Val::default()
+                }
+            }
+            ExprKind::Lit(Lit::Int(v)) => match i64::try_from(*v) {
+                Ok(v) => Val::one(Fact::Int(v), self.site(id)),
+                Err(_) => Val::default(),
+            },
+            ExprKind::Lit(_) | ExprKind::SelfValue | ExprKind::Continue | ExprKind::Opaque => {
+                Val::default()
+            }
+            ExprKind::Local(l) => self.read_local(*l),
+            ExprKind::Path(path) => {
+                self.place_calls(id);
+                self.path_value(id, path)
+            }
+            ExprKind::Call { func, args } => self.call(id, *func, args),
+            ExprKind::MethodCall {
+                receiver,
+                method,
+                args,
+                method_span,
+            } => self.method_call(id, *receiver, method, *method_span, args),
+            ExprKind::Macro(m) => self.macro_call(id, m),
+            ExprKind::Field { base, .. } => self.eval(*base),
+            ExprKind::Index {
+                base,
+                index,
+                bracket,
+            } => self.index(id, *base, *index, *bracket),
+            ExprKind::Try { expr, question } => self.question(id, *expr, *question),
+            ExprKind::Await(e)
+            | ExprKind::Ref(e)
+            | ExprKind::Deref(e)
+            | ExprKind::Cast { expr: e, .. } => self.eval(*e),
+            ExprKind::Not(e) => {
+                self.eval(*e);
+                Val::default()
+            }
+            ExprKind::Neg(e) => {
+                let v = self.eval(*e);
+                Val(v
+                    .iter()
+                    .filter_map(|o| match o.fact {
+                        Fact::Int(i) => Some(Origin {
+                            fact: Fact::Int(-i),
+                            site: self.site(id),
+                            ..*o
+                        }),
+                        _ => None,
+                    })
+                    .collect())
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                self.note_length_check(*op, *lhs, *rhs);
+                let l = self.eval(*lhs);
+                let r = self.eval(*rhs);
+                if *op == BinOp::Add {
+                    l.joined(&r).text()
+                } else {
+                    Val::default()
+                }
+            }
+            ExprKind::Assign { place, value, .. } => {
+                self.assign(*place, *value);
+                Val::default()
+            }
+            ExprKind::Block { stmts, tail, .. } => self.block(stmts, *tail),
+            ExprKind::If { cond, then, els } => self.if_expr(*cond, *then, *els),
+            ExprKind::Let { pat, expr } => {
+                let v = self.eval(*expr);
+                self.bind(*pat, &v, *expr);
+                Val::default()
+            }
+            ExprKind::Match { scrutinee, arms } => self.match_expr(*scrutinee, arms),
+            ExprKind::Loop { body: b } => {
+                self.eval(*b);
+                Val::default()
+            }
+            ExprKind::While { cond, body: b } => {
+                self.eval(*cond);
+                self.eval(*b);
+                Val::default()
+            }
+            ExprKind::For { pat, iter, body: b } => {
+                let v = self.eval(*iter);
+                self.bind(*pat, &v.success(), *iter);
+                self.eval(*b);
+                Val::default()
+            }
+            ExprKind::Closure(c) => {
+                self.place_calls(id);
+                let v = self.closure(*c, &[]);
+                if body.closure(*c).is_async_block {
+                    v
+                } else {
+                    Val::default()
+                }
+            }
+            ExprKind::Return(v) => {
+                let val = match v {
+                    Some(v) => self.eval(*v),
+                    None => Val::default(),
+                };
+                if let Some(v) = v {
+                    self.note_returned_async(*v);
+                }
+                self.facts.returns.push(Return {
+                    owner: self.owner,
+                    at: id,
+                    val: val.clone(),
+                });
+                let err = val.part(Part::Err);
+                if !err.is_empty() {
+                    self.exit(ExitKind::Return, id, err);
+                }
+                if self.owner.is_none() {
+                    self.ret.join(&val.success_side());
+                }
+                Val::default()
+            }
+            ExprKind::Break(v) => {
+                if let Some(v) = v {
+                    self.eval(*v);
+                }
+                Val::default()
+            }
+            ExprKind::Struct { path, fields, rest } => self.struct_lit(id, path, fields, *rest),
+            ExprKind::Tuple(items) | ExprKind::Array(items) => {
+                self.note_stdio_pair(id, items);
+                let mut out = Val::default();
+                for v in self.eval_all(items) {
+                    out.join(&v);
+                }
+                out
+            }
+            ExprKind::Range { start, end } => {
+                for e in [start, end].into_iter().flatten() {
+                    self.eval(*e);
+                }
+                Val::default()
+            }
+        }
+    }
+
+    /// A constant's value (`const CODE: i64 = -32050;`).
+    fn path_value(&mut self, id: ExprId, path: &[String]) -> Val {
+        let Some(last) = path.last() else {
+            return Val::default();
+        };
+        let constant = last
+            .chars()
+            .all(|c| c.is_uppercase() || c.is_ascii_digit() || c == '_');
+        if constant && let Some(v) = self.env.types.const_value(last) {
+            return Val::one(Fact::Int(v), self.site(id));
+        }
+        Val::default()
+    }
+
+    fn block(&mut self, stmts: &[Stmt], tail: Option<ExprId>) -> Val {
+        for stmt in stmts {
+            match stmt {
+                Stmt::Let { pat, init, els, .. } => {
+                    let v = match init {
+                        Some(i) => self.eval(*i),
+                        None => Val::default(),
+                    };
+                    if let Some(e) = els {
+                        let group = self.new_group();
+                        self.in_branch(group, true, Vec::new(), |f| {
+                            f.eval(*e);
+                        });
+                    }
+                    self.bind(*pat, &v, init.unwrap_or(0));
+                }
+                Stmt::Expr { expr, .. } => {
+                    self.eval(*expr);
+                }
+            }
+        }
+        match tail {
+            Some(t) => self.eval(t),
+            None => Val::default(),
+        }
+    }
+
+    /// Binds a pattern to a value: `Ok(x)`/`Some(x)` get the success payload, `Err(e)` the
+    /// error payload (and is an error value), anything else the whole value.
+    pub fn bind(&mut self, pat: PatId, v: &Val, at: ExprId) {
+        let body = self.body;
+        match &body.pat(pat).kind {
+            PatKind::Bind { local, sub } => {
+                if let Some(s) = sub {
+                    self.bind(*s, v, at);
+                }
+                self.add_to_local(*local, v);
+            }
+            PatKind::TupleStruct { path, elems } => {
+                let last = path.last().map(String::as_str).unwrap_or_default();
+                let inner = match last {
+                    "Ok" | "Some" => v.success(),
+                    "Err" => {
+                        let mut e = v.part(Part::Err);
+                        e.push(self.err_marker(at, elems.first().copied()));
+                        e
+                    }
+                    _ => v.clone(),
+                };
+                for &p in elems {
+                    self.bind(p, &inner, at);
+                }
+            }
+            PatKind::Struct { fields, .. } => {
+                for (_, p) in fields {
+                    self.bind(*p, v, at);
+                }
+            }
+            PatKind::Tuple(items) | PatKind::Slice(items) | PatKind::Or(items) => {
+                for &p in items {
+                    self.bind(p, v, at);
+                }
+            }
+            PatKind::Ref(p) | PatKind::Typed { pat: p, .. } => self.bind(*p, v, at),
+            _ => {}
+        }
+    }
+
+    /// An error value bound at `at` (the value being matched) to pattern `pat`.
+    pub fn err_marker(&self, at: ExprId, pat: Option<PatId>) -> Origin {
+        let local = pat.and_then(|p| match self.body.pat(p).kind {
+            PatKind::Bind { local, .. } => Some(local),
+            _ => None,
+        });
+        Origin {
+            fact: Fact::ErrValue,
+            part: Part::Plain,
+            site: self.site(at),
+            via: None,
+            wrap: None,
+            local,
+        }
+    }
+
+    fn assign(&mut self, place: ExprId, value: ExprId) {
+        let body = self.body;
+        // `result.is_error = Some(true)`: the result is an error result now.
+        if let ExprKind::Field { base, member } = &body.expr(place).kind
+            && member == "is_error"
+            && let ExprKind::Local(l) = body.expr(body.peel(*base)).kind
+        {
+            let marks_error = is_true_literal(body, value);
+            self.eval(value);
+            if marks_error {
+                for o in &mut self.locals[l as usize].0 {
+                    if o.fact == Fact::Success {
+                        o.fact = Fact::ToolError;
+                    }
+                }
+            }
+            return;
+        }
+        let v = self.eval(value);
+        let mut target = place;
+        loop {
+            match &body.expr(target).kind {
+                ExprKind::Field { base, .. } | ExprKind::Index { base, .. } => target = *base,
+                ExprKind::Deref(e) => target = *e,
+                ExprKind::Local(l) => {
+                    self.add_to_local(*l, &v);
+                    return;
+                }
+                _ => {
+                    self.eval(place);
+                    return;
+                }
+            }
+        }
+    }
+
+    pub fn new_group(&mut self) -> u32 {
+        self.next_group += 1;
+        self.next_group
+    }
+
+    pub fn in_branch<T>(
+        &mut self,
+        group: u32,
+        diverges: bool,
+        gates: Vec<Gate>,
+        f: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        self.facts.branches.push(BranchInfo { group, diverges });
+        let id = self.facts.branches.len() as u32;
+        self.branch.push(id);
+        let before = self.gates.len();
+        self.gates.extend(gates);
+        let out = f(self);
+        self.gates.truncate(before);
+        self.branch.pop();
+        out
+    }
+
+    fn if_expr(&mut self, cond: ExprId, then: ExprId, els: Option<ExprId>) -> Val {
+        let group = self.new_group();
+        self.eval(cond);
+        let gates = super::text::gates_of(self.body, cond, true);
+        let negated = super::text::gates_of(self.body, cond, false);
+        let then_diverges = super::text::diverges(self.body, then);
+        let mut v = self.in_branch(group, then_diverges, gates, |f| f.eval(then));
+        if let Some(e) = els {
+            let d = super::text::diverges(self.body, e);
+            let ev = self.in_branch(group, d, negated, |f| f.eval(e));
+            v.join(&ev);
+        }
+        v
+    }
+
+    fn match_expr(&mut self, scrutinee: ExprId, arms: &[Arm]) -> Val {
+        let sv = self.eval(scrutinee);
+        let group = self.new_group();
+        let on_name = super::text::mentions_name(self.body, scrutinee);
+        let mut out = Val::default();
+        for arm in arms {
+            let diverges = super::text::diverges(self.body, arm.body);
+            let fallback = super::text::is_fallback(self.body, arm.pat);
+            let v = self.in_branch(group, diverges, Vec::new(), |f| {
+                if fallback {
+                    f.fallback += 1;
+                    if on_name {
+                        f.name_fallback += 1;
+                    }
+                }
+                f.bind(arm.pat, &sv, scrutinee);
+                if let Some(g) = arm.guard {
+                    f.eval(g);
+                }
+                let v = f.eval(arm.body);
+                if fallback {
+                    f.fallback -= 1;
+                    if on_name {
+                        f.name_fallback -= 1;
+                    }
+                }
+                v
+            });
+            out.join(&v);
+        }
+        out
+    }
+
+    /// Evaluates a closure's body with its parameters bound to `params`; returns its value.
+    pub fn closure(&mut self, c: ClosureId, params: &[Val]) -> Val {
+        let def = self.body.closure(c);
+        for (i, &p) in def.params.iter().enumerate() {
+            if let Some(v) = params.get(i) {
+                self.bind(p, v, def.body);
+            }
+        }
+        let outer = self.owner.replace(c);
+        let v = self.eval(def.body);
+        let tail = self.body.value_of(def.body);
+        self.finish_body(tail, v.clone());
+        self.owner = outer;
+        v
+    }
+
+    /// `expr?`: an exit with the error side; the value is the success side.
+    fn question(&mut self, id: ExprId, expr: ExprId, question: Sp) -> Val {
+        let v = self.eval(expr);
+        let (operand, option, lock_failure) = super::text::question_operand(self.body, expr);
+        self.facts.exits.push(Exit {
+            owner: self.owner,
+            kind: ExitKind::Question,
+            at: id,
+            question: Some(question),
+            operand: Some(operand),
+            option,
+            err: v.part(Part::Err),
+            in_fallback: self.fallback > 0,
+            lock_failure,
+        });
+        v.success()
+    }
+
+    fn index(&mut self, id: ExprId, base: ExprId, index: ExprId, bracket: Sp) -> Val {
+        let bv = self.eval(base);
+        let iv = self.eval(index);
+        let params: Vec<u16> = iv
+            .iter()
+            .filter_map(|o| match o.fact {
+                Fact::Param(k) => Some(k),
+                _ => None,
+            })
+            .collect();
+        let place = super::text::place_key(self.body, base);
+        let checked = place.is_some_and(|p| self.checks.length.contains(&p));
+        let shape = super::text::index_can_panic(self.body, index);
+        let base_ty = self.resolved_base_is_sequence(base);
+        if !checked && (shape || (!params.is_empty() && base_ty)) {
+            let span = Sp {
+                start: self.body.expr(base).span.start,
+                end: bracket.end,
+            };
+            for &k in &params {
+                if self.index.len() < MAX_INDEX_SITES {
+                    self.index.push((k, self.site(id)));
+                }
+            }
+            self.facts.panics.push(PanicSite {
+                owner: self.owner,
+                at: Some(id),
+                span,
+                what: if matches!(self.body.expr(index).kind, ExprKind::Range { .. }) {
+                    "slicing".into()
+                } else {
+                    "indexing".into()
+                },
+                kind: PanicKind::Index,
+                guarded: self.catch > 0,
+                within: self.open.last().copied(),
+                invariant: false,
+                params,
+            });
+        }
+        bv
+    }
+
+    /// Whether the indexed value is a sequence (a `Vec`, slice, array or string), as far as
+    /// local types tell.
+    fn resolved_base_is_sequence(&self, base: ExprId) -> bool {
+        let ExprKind::Local(l) = self.body.expr(self.body.peel(base)).kind else {
+            return false;
+        };
+        self.resolved.local_tys[l as usize]
+            .as_ref()
+            .and_then(|t| super::types::peel(t).last_segment())
+            .is_some_and(|s| matches!(s, "Vec" | "[]" | "str" | "String" | "VecDeque"))
+    }
+
+    /// `serve((stdin(), stdout()))`: the 0.1-era stdio transport.
+    fn note_stdio_pair(&mut self, id: ExprId, items: &[ExprId]) {
+        let (Some(sdk), [a, b]) = (self.env.sdk, items) else {
+            return;
+        };
+        let path = |e: ExprId| match &self.body.expr(e).kind {
+            ExprKind::Call { func, .. } => match &self.body.expr(*func).kind {
+                ExprKind::Path(p) => Some(p.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let (Some(pa), Some(pb)) = (path(*a), path(*b))
+            && sdk.is_stdio_pair(self.imports, &pa, &pb)
+        {
+            let place = self.place(self.body.expr(id).span.start);
+            self.facts.transports.push((id, place));
+        }
+    }
+
+    fn note_length_check(&mut self, op: BinOp, lhs: ExprId, rhs: ExprId) {
+        if !matches!(
+            op,
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+        ) {
+            return;
+        }
+        for side in [lhs, rhs] {
+            if let ExprKind::MethodCall {
+                receiver, method, ..
+            } = &self.body.expr(side).kind
+                && method == "len"
+                && let Some(p) = super::text::place_key(self.body, *receiver)
+            {
+                self.checks.length.insert(p);
+            }
+        }
+    }
+}
+
+impl Val {
+    /// The success side of a returned value (the `Ok` payload and plain origins) with the
+    /// parts kept, for summaries.
+    pub fn success_side(&self) -> Val {
+        Val(self
+            .0
+            .iter()
+            .filter(|o| o.part != Part::Err)
+            .copied()
+            .collect())
+    }
+}
+
+fn is_true_literal(body: &Body, e: ExprId) -> bool {
+    match &body.expr(e).kind {
+        ExprKind::Lit(Lit::Bool(true)) => true,
+        ExprKind::Call { func, args } => {
+            matches!(&body.expr(*func).kind, ExprKind::Path(p) if p.last().is_some_and(|s| s == "Some"))
+                && args.first().is_some_and(|&a| is_true_literal(body, a))
+        }
+        _ => false,
+    }
+}

@@ -1,0 +1,176 @@
+//! Which bodies the SDK runs as request handlers, where their `Err` goes, and what they
+//! reach: every body, and the bodies a panic can come from (not through a panic guard).
+
+use super::Analysis;
+use super::calls::CallKind;
+use super::graph::{Graph, Reached};
+use super::program::{FnId, NodeId, Program};
+use crate::model::ir::{ExprKind, FnKind};
+use crate::sdk::{Channel, Role, Sdk};
+
+pub struct Handlers {
+    /// Per fn, after dispatch analysis (fns a dispatcher calls may become tools).
+    pub roles: Vec<Role>,
+    pub channels: Vec<Channel>,
+    /// Closures the SDK runs as tool handlers (`ToolBuilder::handler(|..| ..)`).
+    pub closures: Vec<NodeId>,
+    pub reach: Vec<Option<Reached>>,
+    pub panic_reach: Vec<Option<Reached>>,
+}
+
+/// Calls resolved by name to more than this many methods are not followed for panics.
+const MAY_FANOUT: usize = 4;
+
+impl Handlers {
+    /// `serving`: false for a hand-rolled "server" that never reads stdin (a client or a
+    /// library): its handler-like fns are not handlers.
+    pub fn build(a: &Analysis<'_>, sdk: Option<&dyn Sdk>, serving: bool) -> Handlers {
+        let program = &a.program;
+        let mut roles: Vec<Role> = program
+            .fn_ids()
+            .map(|f| match sdk {
+                Some(sdk) if serving => role_of(program, sdk, f),
+                Some(sdk) => match role_of(program, sdk, f) {
+                    r if r.is_handler() => Role::None,
+                    r => r,
+                },
+                None => Role::None,
+            })
+            .collect();
+        let channel_of = |role: Role, f: FnId| {
+            sdk.map_or(Channel::Unknown, |s| {
+                s.err_channel(role, &a.types.expand(&program.def(f).ret))
+            })
+        };
+        // A fn a dispatcher calls and whose errors are protocol errors is a tool in effect.
+        for f in program.fn_ids() {
+            if roles[f as usize] != Role::Dispatcher || !program.is_own(f) {
+                continue;
+            }
+            for call in &a.resolved[f as usize].calls {
+                if call.may {
+                    continue;
+                }
+                for &t in &call.targets {
+                    if roles[t as usize] == Role::None
+                        && channel_of(Role::Tool, t) == Channel::Protocol
+                    {
+                        roles[t as usize] = Role::Tool;
+                    }
+                }
+            }
+        }
+        let channels: Vec<Channel> = program
+            .fn_ids()
+            .map(|f| {
+                if program.is_own(f) {
+                    channel_of(roles[f as usize], f)
+                } else {
+                    Channel::Unknown
+                }
+            })
+            .collect();
+        let closures = if serving {
+            sdk.map(|s| handler_closures(a, s)).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        let mut roots: Vec<NodeId> = program
+            .fn_ids()
+            .filter(|&f| roles[f as usize].is_handler())
+            .map(|f| program.fn_node(f))
+            .collect();
+        roots.extend(closures.iter().copied());
+        let startup = |n: NodeId| roles[program.node(n).func as usize] == Role::Startup;
+        let reach = a.graph.reach(roots.iter().copied(), |_, e| !startup(e.to));
+        let panic_reach = a.graph.reach(roots.iter().copied(), |_, e| {
+            !(startup(e.to) || e.guarded || (e.may && fanout(a, e.func, e.site) > MAY_FANOUT))
+        });
+        Handlers {
+            roles,
+            channels,
+            closures,
+            reach,
+            panic_reach,
+        }
+    }
+
+    pub fn role(&self, f: FnId) -> Role {
+        self.roles[f as usize]
+    }
+
+    /// The role of a handler node: its fn's, or a tool for a handler closure.
+    pub fn node_role(&self, program: &Program<'_>, n: NodeId) -> Role {
+        if self.closures.contains(&n) {
+            return Role::Tool;
+        }
+        let node = program.node(n);
+        match node.closure {
+            None => self.role(node.func),
+            Some(_) => Role::None,
+        }
+    }
+
+    pub fn is_handler_node(&self, program: &Program<'_>, n: NodeId) -> bool {
+        self.node_role(program, n).is_handler()
+    }
+
+    /// The chain of nodes from the handler down to `n`.
+    pub fn chain(reach: &[Option<Reached>], n: NodeId) -> Vec<NodeId> {
+        Graph::chain(reach, n)
+    }
+}
+
+fn fanout(a: &Analysis<'_>, f: FnId, site: u32) -> usize {
+    a.resolved[f as usize]
+        .calls
+        .get(site as usize)
+        .map_or(0, |c| c.targets.len())
+}
+
+/// The SDK's role for fn `f`.
+fn role_of(program: &Program<'_>, sdk: &dyn Sdk, f: FnId) -> Role {
+    let def = program.def(f);
+    let file = program.file_ir(f);
+    let implementation = match def.kind {
+        FnKind::Method { impl_idx } => file.impls.get(impl_idx as usize),
+        _ => None,
+    };
+    sdk.role(
+        &file.imports,
+        implementation,
+        &def.attrs,
+        &def.name,
+        &def.ret,
+    )
+}
+
+/// Closures given to the SDK's handler-registering methods.
+fn handler_closures(a: &Analysis<'_>, sdk: &dyn Sdk) -> Vec<NodeId> {
+    let methods = sdk.handler_closure_methods();
+    if methods.is_empty() {
+        return Vec::new();
+    }
+    let program = &a.program;
+    let mut out = Vec::new();
+    for f in program.fn_ids() {
+        let body = &program.def(f).body;
+        for call in &a.resolved[f as usize].calls {
+            if call.kind != CallKind::Method {
+                continue;
+            }
+            let ExprKind::MethodCall { method, args, .. } = &body.expr(call.expr).kind else {
+                continue;
+            };
+            if !methods.contains(&method.as_str()) {
+                continue;
+            }
+            for &arg in args {
+                if let ExprKind::Closure(c) = body.expr(arg).kind {
+                    out.push(program.closure_node(f, c));
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,101 @@
+//! What the code means, crate-wide: the type table, call resolution by receiver type, value
+//! flow inside each fn, per-fn summaries computed bottom-up over the call graph, handlers
+//! and what they reach, and the stdio serving path. Knows the SDK only through the `Sdk`
+//! trait; knows no lint.
+
+pub mod calls;
+pub mod facts;
+pub mod flow;
+mod flow_ops;
+pub mod graph;
+pub mod handlers;
+pub mod program;
+pub mod stdio;
+pub mod text;
+pub mod types;
+pub mod value;
+
+use crate::config::Config;
+use crate::model::ir::FileIr;
+use crate::sdk::Sdk;
+use calls::Resolved;
+use facts::{FnFacts, Summary};
+use graph::Graph;
+use program::{FnId, Program};
+use types::TypeTable;
+
+/// Rounds of the fixpoint over a recursive group of fns.
+const SCC_ROUNDS: usize = 3;
+
+pub struct Analysis<'a> {
+    pub program: Program<'a>,
+    pub types: TypeTable<'a>,
+    pub resolved: Vec<Resolved>,
+    pub graph: Graph,
+    pub facts: Vec<FnFacts>,
+    pub summaries: Vec<Summary>,
+}
+
+/// Analyses a crate: `files` are its own (the first `own`) and those of the workspace
+/// members it depends on.
+pub fn analyse<'a>(
+    files: Vec<&'a FileIr>,
+    own: usize,
+    sdk: Option<&dyn Sdk>,
+    config: &Config,
+) -> Analysis<'a> {
+    let program = Program::new(files, own);
+    let types = TypeTable::new(&program);
+    let resolved: Vec<Resolved> = program
+        .fn_ids()
+        .map(|f| calls::resolve_fn(&program, &types, &config.panic_guards, f))
+        .collect();
+    let graph = Graph::build(&program, &resolved);
+    let n = program.fn_count();
+    let mut summaries = vec![Summary::default(); n];
+    let mut facts: Vec<FnFacts> = vec![FnFacts::default(); n];
+    for scc in &graph.sccs {
+        let recursive = scc.len() > 1 || calls_itself(&resolved, scc[0]);
+        let rounds = if recursive { SCC_ROUNDS } else { 1 };
+        for _ in 0..rounds {
+            let mut changed = false;
+            let mut results: Vec<(FnId, FnFacts, Summary)> = Vec::with_capacity(scc.len());
+            {
+                let env = flow::Env {
+                    program: &program,
+                    types: &types,
+                    sdk,
+                    config,
+                    summaries: &summaries,
+                };
+                for &f in scc {
+                    let (fact, summary) = flow::analyse_fn(&env, &resolved[f as usize], f);
+                    results.push((f, fact, summary));
+                }
+            }
+            for (f, fact, summary) in results {
+                changed |= summaries[f as usize] != summary;
+                summaries[f as usize] = summary;
+                facts[f as usize] = fact;
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+    Analysis {
+        program,
+        types,
+        resolved,
+        graph,
+        facts,
+        summaries,
+    }
+}
+
+fn calls_itself(resolved: &[Resolved], f: FnId) -> bool {
+    resolved[f as usize]
+        .calls
+        .iter()
+        .any(|c| c.targets.contains(&f))
+}

@@ -1,0 +1,286 @@
+//! Does the crate serve MCP over stdio, and which code runs while it does?
+//!
+//! On the serving path: every body a handler reaches; the bodies that lead from an entry
+//! point to the stdio transport, in the branches that lead there; and every body those
+//! branches call. A branch exclusive with the serving one (another `match` arm, the other
+//! side of an `if`, an `if` whose condition contradicts the serving one) or one that leaves
+//! before serving (`--version` printing then `return`) is not; nor is code gated by a flag
+//! every serving-path caller passes as `false`.
+
+use std::collections::{HashMap, VecDeque};
+
+use super::Analysis;
+use super::facts::{BranchInfo, Gate, Place};
+use super::handlers::Handlers;
+use super::program::{FnId, NodeId};
+use crate::diagnostic::Span;
+use crate::model::ir::{ExprKind, Lit};
+
+#[derive(Default)]
+pub struct Stdio {
+    /// The first place the crate starts a stdio server transport.
+    pub transport: Option<Span>,
+    /// Bodies on the serving path as a whole.
+    whole: Vec<bool>,
+    /// Per body: the places (branches, gates, position) that lead to the transport.
+    serving: HashMap<NodeId, Vec<Place>>,
+    /// Per fn: parameters every serving-path call passes as `false`.
+    always_false: HashMap<FnId, Vec<bool>>,
+}
+
+impl Stdio {
+    /// `needs_handlers`: a transport counts only in a body that reaches a handler (hand-rolled
+    /// servers, where reading stdin alone proves nothing: CLIs read it too).
+    pub fn build(a: &Analysis<'_>, handlers: &Handlers, needs_handlers: bool) -> Stdio {
+        let program = &a.program;
+        let mut stdio = Stdio {
+            whole: vec![false; program.nodes.len()],
+            ..Stdio::default()
+        };
+        let mut sites: Vec<(Span, NodeId, Place)> = Vec::new();
+        for f in program.fn_ids() {
+            if !program.is_own(f) {
+                continue;
+            }
+            for (expr, place) in &a.facts[f as usize].transports {
+                let node = owner_node(a, f, *expr);
+                sites.push((
+                    program.site_span(super::program::Site {
+                        func: f,
+                        expr: *expr,
+                    }),
+                    node,
+                    place.clone(),
+                ));
+            }
+        }
+        if needs_handlers {
+            sites.retain(|(_, n, _)| reaches_handler(a, handlers, *n));
+        }
+        sites.sort_by_key(|s| s.0);
+        let Some(first) = sites.first() else {
+            return stdio;
+        };
+        stdio.transport = Some(first.0);
+        // Backwards from the transport to the entry points.
+        let mut callers: Vec<Vec<(NodeId, FnId, u32)>> = vec![Vec::new(); program.nodes.len()];
+        for (from, edges) in a.graph.out.iter().enumerate() {
+            for e in edges {
+                callers[e.to as usize].push((from as NodeId, e.func, e.site));
+            }
+        }
+        let mut queue = VecDeque::new();
+        for (_, node, place) in &sites {
+            stdio.serving.entry(*node).or_default().push(place.clone());
+            queue.push_back(*node);
+        }
+        let mut seen = vec![false; program.nodes.len()];
+        while let Some(n) = queue.pop_front() {
+            if std::mem::replace(&mut seen[n as usize], true) {
+                continue;
+            }
+            for &(caller, func, site) in &callers[n as usize] {
+                let place = a.facts[func as usize].call_places[site as usize].clone();
+                stdio.serving.entry(caller).or_default().push(place);
+                queue.push_back(caller);
+            }
+        }
+        // Forwards, twice: the second pass skips code gated by a flag every serving-path
+        // caller passes as `false`.
+        for _ in 0..2 {
+            stdio.propagate(a, handlers);
+            stdio.always_false = stdio.false_flags(a);
+        }
+        stdio
+    }
+
+    fn propagate(&mut self, a: &Analysis<'_>, handlers: &Handlers) {
+        let program = &a.program;
+        self.whole = vec![false; program.nodes.len()];
+        let mut queue: VecDeque<NodeId> = VecDeque::new();
+        for (n, r) in handlers.reach.iter().enumerate() {
+            if r.is_some_and(|r| r.parent.is_none()) {
+                queue.push_back(n as NodeId);
+            }
+        }
+        for &n in self.serving.keys() {
+            for e in &a.graph.out[n as usize] {
+                let place = &a.facts[e.func as usize].call_places[e.site as usize];
+                if !self.serving.contains_key(&e.to)
+                    && self.on_branch(a, n, place)
+                    && !self.gated_off(a, e.func, &place.gates)
+                {
+                    queue.push_back(e.to);
+                }
+            }
+        }
+        while let Some(n) = queue.pop_front() {
+            if std::mem::replace(&mut self.whole[n as usize], true) {
+                continue;
+            }
+            for e in &a.graph.out[n as usize] {
+                let place = &a.facts[e.func as usize].call_places[e.site as usize];
+                if !self.whole[e.to as usize] && !self.gated_off(a, e.func, &place.gates) {
+                    queue.push_back(e.to);
+                }
+            }
+        }
+    }
+
+    /// Per fn: which parameters every call on the serving path passes as literal `false`.
+    fn false_flags(&self, a: &Analysis<'_>) -> HashMap<FnId, Vec<bool>> {
+        let program = &a.program;
+        let mut seen: HashMap<FnId, Vec<(bool, bool)>> = HashMap::new();
+        for (n, edges) in a.graph.out.iter().enumerate() {
+            let n = n as NodeId;
+            let whole = self.whole[n as usize];
+            if !whole && !self.serving.contains_key(&n) {
+                continue;
+            }
+            for e in edges {
+                let place = &a.facts[e.func as usize].call_places[e.site as usize];
+                if !whole && !self.on_branch(a, n, place) {
+                    continue;
+                }
+                let target = program.node(e.to);
+                if target.closure.is_some() {
+                    continue;
+                }
+                let params = program.def(target.func).params.len();
+                let bools = bool_args(a, e.func, e.site);
+                let entry = seen
+                    .entry(target.func)
+                    .or_insert_with(|| vec![(false, true); params]);
+                for (i, slot) in entry.iter_mut().enumerate() {
+                    slot.0 = true;
+                    slot.1 &= bools.get(i).copied().flatten() == Some(false);
+                }
+            }
+        }
+        seen.into_iter()
+            .map(|(f, flags)| (f, flags.into_iter().map(|(s, f)| s && f).collect()))
+            .collect()
+    }
+
+    /// Whether code under these gates of fn `f` never runs on the serving path.
+    fn gated_off(&self, a: &Analysis<'_>, f: FnId, gates: &[Gate]) -> bool {
+        let Some(flags) = self.always_false.get(&f) else {
+            return false;
+        };
+        let params = &a.program.def(f).params;
+        gates.iter().any(|g| {
+            g.positive
+                && params
+                    .iter()
+                    .position(|p| p.name.as_deref() == Some(g.key.as_str()))
+                    .is_some_and(|i| flags.get(i).copied().unwrap_or(false))
+        })
+    }
+
+    pub fn serves_stdio(&self) -> bool {
+        self.transport.is_some()
+    }
+
+    /// Whether a site of body `node` (fn `f`) at `place` runs while the stdio server runs.
+    pub fn on_serving_path(&self, a: &Analysis<'_>, f: FnId, node: NodeId, place: &Place) -> bool {
+        if !self.serves_stdio() || self.gated_off(a, f, &place.gates) {
+            return false;
+        }
+        if self.whole.get(node as usize).copied().unwrap_or(false) {
+            return true;
+        }
+        self.on_branch(a, node, place)
+    }
+
+    /// Whether a site at `place` of body `node` runs on the way to the transport: not in a
+    /// branch exclusive with the serving one, not under a condition the serving one
+    /// contradicts, not in a branch that leaves first, and not after a serving branch that
+    /// leaves the fn when serving ends.
+    fn on_branch(&self, a: &Analysis<'_>, node: NodeId, place: &Place) -> bool {
+        let Some(serving) = self.serving.get(&node) else {
+            return false;
+        };
+        let f = a.program.node(node).func;
+        let info: &[BranchInfo] = &a.facts[f as usize].branches;
+        let get = |b: u32| info.get(b as usize - 1).copied().unwrap_or_default();
+        serving.iter().any(|s| {
+            let contradicts = place.gates.iter().any(|g| {
+                s.gates
+                    .iter()
+                    .any(|h| h.key == g.key && h.positive != g.positive)
+            });
+            if contradicts {
+                return false;
+            }
+            let branch = &place.branch;
+            let i = branch
+                .iter()
+                .zip(s.branch.iter())
+                .take_while(|(x, y)| x == y)
+                .count();
+            if place.at > s.at && s.branch[i..].iter().any(|&b| get(b).diverges) {
+                return false;
+            }
+            if i == branch.len() {
+                return true;
+            }
+            if i < s.branch.len() && get(branch[i]).group == get(s.branch[i]).group {
+                return false;
+            }
+            !branch[i..].iter().any(|&b| get(b).diverges)
+        })
+    }
+}
+
+/// The body holding expression `expr` of fn `f`: the fn, or its innermost closure around it.
+pub fn owner_node(a: &Analysis<'_>, f: FnId, expr: crate::model::ir::ExprId) -> NodeId {
+    let body = &a.program.def(f).body;
+    let span = body.expr(expr).span;
+    let mut best: Option<(u32, u32)> = None;
+    for (i, c) in body.closures.iter().enumerate() {
+        if c.span.start <= span.start && span.end <= c.span.end {
+            let len = c.span.end - c.span.start;
+            if best.is_none_or(|(_, l)| len < l) {
+                best = Some((i as u32, len));
+            }
+        }
+    }
+    match best {
+        Some((c, _)) => a.program.closure_node(f, c),
+        None => a.program.fn_node(f),
+    }
+}
+
+/// Per argument of call `site` in fn `f`: its value when it is a `true`/`false` literal.
+fn bool_args(a: &Analysis<'_>, f: FnId, site: u32) -> Vec<Option<bool>> {
+    let body = &a.program.def(f).body;
+    let Some(call) = a.resolved[f as usize].calls.get(site as usize) else {
+        return Vec::new();
+    };
+    let args = match &body.expr(call.expr).kind {
+        ExprKind::Call { args, .. } | ExprKind::MethodCall { args, .. } => args.as_slice(),
+        _ => &[],
+    };
+    args.iter()
+        .map(|&x| match body.expr(x).kind {
+            ExprKind::Lit(Lit::Bool(b)) => Some(b),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether body `n` is a handler or calls one, directly or through other bodies.
+fn reaches_handler(a: &Analysis<'_>, handlers: &Handlers, n: NodeId) -> bool {
+    let mut seen = vec![false; a.program.nodes.len()];
+    let mut stack = vec![n];
+    while let Some(x) = stack.pop() {
+        if std::mem::replace(&mut seen[x as usize], true) {
+            continue;
+        }
+        if handlers.is_handler_node(&a.program, x) {
+            return true;
+        }
+        stack.extend(a.graph.out[x as usize].iter().map(|e| e.to));
+    }
+    false
+}

@@ -1,0 +1,373 @@
+//! Readings of IR shapes and texts the flow needs: failure messages, conditions, arms that
+//! catch everything, `?` operands, places that were checked, indexes that can panic.
+
+use super::facts::Gate;
+use crate::model::ir::*;
+
+/// Lower-case prefixes of messages that announce a failure.
+const FAILURE_PREFIXES: &[&str] = &[
+    "error:",
+    "error -",
+    "error ",
+    "failed to ",
+    "failed:",
+    "failure:",
+    "could not ",
+    "couldn't ",
+    "unable to ",
+];
+
+pub fn is_failure_text(text: &str) -> bool {
+    let t = text.trim_start().to_lowercase();
+    FAILURE_PREFIXES.iter().any(|p| t.starts_with(p))
+}
+
+/// A message about the tool itself being unknown ("unknown tool", "tool not found").
+pub fn mentions_unknown_tool(text: &str) -> bool {
+    let t = text.to_lowercase();
+    (t.contains("tool") || t.contains("method"))
+        && (t.contains("not found") || t.contains("unknown") || t.contains("no such"))
+}
+
+/// A message about the arguments ("missing argument", "`path` is required", "invalid ..").
+pub fn mentions_arguments(text: &str) -> bool {
+    let t = text.to_lowercase();
+    [
+        "argument",
+        "parameter",
+        "required",
+        "missing",
+        "invalid",
+        "must be",
+        "must not",
+        "expected",
+        "is empty",
+        "cannot be empty",
+        "out of range",
+        "not allowed",
+        "unsupported",
+    ]
+    .iter()
+    .any(|w| t.contains(w))
+}
+
+/// The literal text an expression starts with: a string literal or a format string.
+pub fn message_text(body: &Body, e: ExprId) -> Option<String> {
+    match &body.expr(body.peel(e)).kind {
+        ExprKind::Lit(Lit::Str(s)) => Some(s.to_string()),
+        ExprKind::Macro(m) => m.format.as_ref().map(|f| f.template.clone()),
+        ExprKind::MethodCall {
+            receiver, method, ..
+        } if matches!(method.as_str(), "to_string" | "into" | "to_owned") => {
+            message_text(body, *receiver)
+        }
+        ExprKind::Call { func, args } => match &body.expr(*func).kind {
+            ExprKind::Path(p) if p.len() == 2 && p[0] == "String" && p[1] == "from" => {
+                args.first().and_then(|&a| message_text(body, a))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A local or a field of one, as text (`v`, `args.items`), to match checks with uses.
+pub fn place_key(body: &Body, e: ExprId) -> Option<String> {
+    match &body.expr(e).kind {
+        ExprKind::Local(l) => Some(body.local(*l).name.clone()),
+        ExprKind::SelfValue => Some("self".into()),
+        ExprKind::Field { base, member } => Some(format!("{}.{member}", place_key(body, *base)?)),
+        ExprKind::Ref(inner) | ExprKind::Deref(inner) => place_key(body, *inner),
+        _ => None,
+    }
+}
+
+/// Conditions an `if` requires (`positive`) or excludes: flags, fields, argument-less
+/// method calls, `!x`, `a && b` (positive only), `matches!(x, P)`.
+pub fn gates_of(body: &Body, cond: ExprId, positive: bool) -> Vec<Gate> {
+    match &body.expr(cond).kind {
+        ExprKind::Not(inner) => gates_of(body, *inner, !positive),
+        ExprKind::Binary {
+            op: BinOp::And,
+            lhs,
+            rhs,
+        } if positive => {
+            let mut g = gates_of(body, *lhs, true);
+            g.extend(gates_of(body, *rhs, true));
+            g
+        }
+        ExprKind::Binary {
+            op: BinOp::Or,
+            lhs,
+            rhs,
+        } if !positive => {
+            let mut g = gates_of(body, *lhs, false);
+            g.extend(gates_of(body, *rhs, false));
+            g
+        }
+        _ => match condition_key(body, cond) {
+            Some(key) => vec![Gate { key, positive }],
+            None => Vec::new(),
+        },
+    }
+}
+
+/// A condition as a comparable key.
+fn condition_key(body: &Body, e: ExprId) -> Option<String> {
+    match &body.expr(e).kind {
+        ExprKind::Local(_) | ExprKind::Field { .. } => place_key(body, e),
+        ExprKind::MethodCall {
+            receiver,
+            method,
+            args,
+            ..
+        } if args.is_empty() => Some(format!("{}.{method}()", place_key(body, *receiver)?)),
+        ExprKind::Macro(m) if m.name == "matches" => {
+            let subject = place_key(body, *m.args.first()?)?;
+            let pat = m.pat.map(|p| pat_text(body, p)).unwrap_or_default();
+            Some(format!("{subject}~{pat}"))
+        }
+        ExprKind::Binary {
+            op: BinOp::Eq,
+            lhs,
+            rhs,
+        } => {
+            let l = place_key(body, *lhs)?;
+            let r = match &body.expr(*rhs).kind {
+                ExprKind::Path(p) => p.join("::"),
+                ExprKind::Lit(Lit::Str(s)) => format!("{s:?}"),
+                _ => return None,
+            };
+            Some(format!("{l}=={r}"))
+        }
+        _ => None,
+    }
+}
+
+fn pat_text(body: &Body, p: PatId) -> String {
+    match &body.pat(p).kind {
+        PatKind::Path(path) | PatKind::TupleStruct { path, .. } | PatKind::Struct { path, .. } => {
+            path.join("::")
+        }
+        PatKind::Or(cases) => cases
+            .iter()
+            .map(|c| pat_text(body, *c))
+            .collect::<Vec<_>>()
+            .join("|"),
+        _ => String::new(),
+    }
+}
+
+/// Whether a block or expression ends by leaving the fn or the process.
+pub fn diverges(body: &Body, e: ExprId) -> bool {
+    match &body.expr(e).kind {
+        ExprKind::Return(_) | ExprKind::Break(_) | ExprKind::Continue => true,
+        ExprKind::Block { tail: Some(t), .. } => diverges(body, *t),
+        ExprKind::Block {
+            tail: None, stmts, ..
+        } => match stmts.last() {
+            Some(Stmt::Expr { expr, .. }) => diverges(body, *expr),
+            _ => false,
+        },
+        ExprKind::Macro(m) => matches!(
+            m.name.as_str(),
+            "panic" | "bail" | "unreachable" | "todo" | "unimplemented"
+        ),
+        ExprKind::Call { func, .. } => matches!(&body.expr(*func).kind,
+            ExprKind::Path(p) if p.last().is_some_and(|s| s == "exit" || s == "abort")),
+        _ => false,
+    }
+}
+
+/// A catch-all arm: `_`, or a plain binding that is not a constant or unit variant.
+pub fn is_fallback(body: &Body, p: PatId) -> bool {
+    matches!(
+        &body.pat(p).kind,
+        PatKind::Wild | PatKind::Bind { sub: None, .. }
+    )
+}
+
+/// Whether the expression mentions a tool's name: a local or field called `name` or
+/// `tool_name`, or a `.name` access (`match request.name.as_ref()`).
+pub fn mentions_name(body: &Body, e: ExprId) -> bool {
+    let mut stack = vec![e];
+    let mut steps = 0;
+    while let Some(id) = stack.pop() {
+        steps += 1;
+        if steps > 64 {
+            return false;
+        }
+        match &body.expr(id).kind {
+            ExprKind::Local(l) => {
+                let n = &body.local(*l).name;
+                if n == "name" || n == "tool_name" || n == "tool" {
+                    return true;
+                }
+            }
+            ExprKind::Field { base, member } => {
+                if member == "name" || member == "tool_name" {
+                    return true;
+                }
+                stack.push(*base);
+            }
+            ExprKind::MethodCall { receiver, args, .. } => {
+                stack.push(*receiver);
+                stack.extend(args.iter().copied());
+            }
+            ExprKind::Ref(i) | ExprKind::Deref(i) | ExprKind::Await(i) => stack.push(*i),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The operand of `?` without its adapter (`x.map_err(..)?` → `x`), whether it is an
+/// `Option` adapted with `ok_or*`, and whether it is a lock's poisoning.
+pub fn question_operand(body: &Body, e: ExprId) -> (ExprId, bool, bool) {
+    match &body.expr(e).kind {
+        ExprKind::MethodCall {
+            receiver, method, ..
+        } if matches!(method.as_str(), "map_err" | "ok_or" | "ok_or_else") => {
+            let lock = method == "map_err"
+                && matches!(&body.expr(*receiver).kind, ExprKind::MethodCall { method: m, args, .. }
+                    if args.is_empty() && matches!(m.as_str(), "lock" | "read" | "write"));
+            (*receiver, method != "map_err", lock)
+        }
+        _ => (e, false, false),
+    }
+}
+
+/// Integer-like index expressions that can be out of bounds: arithmetic, `len()`-based, or
+/// a range with a variable bound. A plain name could be a map or JSON key.
+pub fn index_can_panic(body: &Body, index: ExprId) -> bool {
+    match &body.expr(index).kind {
+        ExprKind::Range { start, end } => [start, end]
+            .into_iter()
+            .flatten()
+            .any(|b| !matches!(body.expr(*b).kind, ExprKind::Lit(_))),
+        ExprKind::Binary { op, .. } => matches!(op, BinOp::Add | BinOp::Sub),
+        ExprKind::MethodCall { method, .. } => method == "len",
+        _ => false,
+    }
+}
+
+/// Whether an expression is built from literals and constants only, so an `unwrap` on it
+/// cannot fail on caller data (`Regex::new("^a+$").unwrap()`, `"5".parse::<u8>().unwrap()`).
+pub fn is_constant(body: &Body, e: ExprId) -> bool {
+    match &body.expr(e).kind {
+        ExprKind::Lit(_) => true,
+        ExprKind::Path(p) => p
+            .last()
+            .is_some_and(|s| s.chars().all(|c| !c.is_lowercase())),
+        ExprKind::Ref(i) | ExprKind::Deref(i) => is_constant(body, *i),
+        ExprKind::Call { func, args } => {
+            matches!(body.expr(*func).kind, ExprKind::Path(_))
+                && args.iter().all(|&a| is_constant(body, a))
+        }
+        ExprKind::MethodCall { receiver, args, .. } => {
+            is_constant(body, *receiver) && args.iter().all(|&a| is_constant(body, a))
+        }
+        ExprKind::Macro(m) => match m.name.as_str() {
+            "concat" => true,
+            "json" => m.json.as_ref().is_some_and(json_is_constant),
+            _ => false,
+        },
+        ExprKind::Neg(i) | ExprKind::Not(i) => is_constant(body, *i),
+        _ => false,
+    }
+}
+
+fn json_is_constant(j: &Json) -> bool {
+    match j {
+        Json::Object(m) => m.iter().all(|m| json_is_constant(&m.value)),
+        Json::Array(items) => items.iter().all(json_is_constant),
+        Json::Null | Json::Lit(..) => true,
+        Json::Expr(_) => false,
+    }
+}
+
+/// Words with which an `expect` message states an invariant the author has established.
+const INVARIANT_WORDS: &[&str] = &[
+    "always",
+    "above",
+    "invariant",
+    "infallible",
+    "cannot fail",
+    "can't fail",
+    "never fails",
+    "guaranteed",
+    "checked",
+    "validated",
+];
+
+pub fn states_invariant(message: &str) -> bool {
+    let text = message.to_lowercase();
+    INVARIANT_WORDS.iter().any(|w| text.contains(w))
+}
+
+/// A format string with nothing but placeholders and whitespace (`"{}"`, `"{json}\n"`).
+pub fn is_bare_template(template: &str) -> bool {
+    let mut depth = 0;
+    template.chars().all(|c| match c {
+        '{' => {
+            depth += 1;
+            true
+        }
+        '}' => {
+            depth -= 1;
+            true
+        }
+        c if depth > 0 => c != '{',
+        c => c.is_whitespace(),
+    })
+}
+
+/// The local a method chain starts from (`v.iter().next()` → `v`), and its first method.
+pub fn chain_root(body: &Body, e: ExprId) -> (Option<String>, Option<String>) {
+    let mut cur = body.peel(e);
+    let mut first = None;
+    let mut steps = 0;
+    while let ExprKind::MethodCall {
+        receiver, method, ..
+    } = &body.expr(cur).kind
+    {
+        first = Some(method.clone());
+        cur = body.peel(*receiver);
+        steps += 1;
+        if steps > 256 {
+            break;
+        }
+    }
+    (place_key(body, cur), first)
+}
+
+/// Whether a method chain (`Command::new(..).arg(..).stdout(..)`) calls one of `names`.
+pub fn chain_has_method(body: &Body, e: ExprId, names: &[&str]) -> bool {
+    let mut cur = e;
+    for _ in 0..256 {
+        match &body.expr(body.peel(cur)).kind {
+            ExprKind::MethodCall {
+                receiver, method, ..
+            } => {
+                if names.contains(&method.as_str()) {
+                    return true;
+                }
+                cur = *receiver;
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// The first expression of a method chain.
+pub fn chain_start(body: &Body, e: ExprId) -> ExprId {
+    let mut cur = body.peel(e);
+    for _ in 0..256 {
+        match &body.expr(cur).kind {
+            ExprKind::MethodCall { receiver, .. } => cur = body.peel(*receiver),
+            _ => break,
+        }
+    }
+    cur
+}

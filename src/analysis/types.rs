@@ -1,0 +1,458 @@
+//! The crate-wide type table: structs and their fields, fns and methods by name, impls and
+//! traits (with their provided methods), constants, aliases (expanded within a budget) and
+//! `macro_rules!`. Queries answer "what does `x.m()` call when `x: T`" and "what type does
+//! this path or field have".
+
+use std::collections::HashMap;
+
+use super::program::{FnId, Program};
+use crate::model::ir::{FnKind, MacroRulesDef, StructDef, TypeAlias};
+use crate::model::resolve::Ty;
+
+/// Alias expansion stops after this many steps or this many type nodes.
+const ALIAS_DEPTH: u32 = 8;
+const ALIAS_NODES: usize = 256;
+
+/// Path roots that never name a crate item.
+const EXTERNAL_ROOTS: &[&str] = &["std", "core", "alloc", "tokio", "serde_json", "rmcp"];
+
+pub struct TypeTable<'a> {
+    structs: HashMap<&'a str, Vec<&'a StructDef>>,
+    /// (type name, method) → fns, inherent and trait impls alike.
+    methods: HashMap<(&'a str, &'a str), Vec<FnId>>,
+    /// (trait name, method) → the trait's provided method.
+    defaults: HashMap<(&'a str, &'a str), FnId>,
+    /// trait name → the type names implementing it in the crate.
+    implementors: HashMap<&'a str, Vec<&'a str>>,
+    /// type name → traits it implements.
+    traits_of: HashMap<&'a str, Vec<&'a str>>,
+    /// Every trait the crate declares.
+    traits: HashMap<&'a str, ()>,
+    /// Free fns by name.
+    free: HashMap<&'a str, Vec<FnId>>,
+    /// Methods by name alone, for calls whose receiver type is unknown.
+    by_method_name: HashMap<&'a str, Vec<FnId>>,
+    consts: HashMap<&'a str, Vec<i64>>,
+    aliases: HashMap<&'a str, &'a TypeAlias>,
+    macros: HashMap<&'a str, Vec<&'a MacroRulesDef>>,
+}
+
+impl<'a> TypeTable<'a> {
+    pub fn new(program: &Program<'a>) -> Self {
+        let mut t = TypeTable {
+            structs: HashMap::new(),
+            methods: HashMap::new(),
+            defaults: HashMap::new(),
+            implementors: HashMap::new(),
+            traits_of: HashMap::new(),
+            traits: HashMap::new(),
+            free: HashMap::new(),
+            by_method_name: HashMap::new(),
+            consts: HashMap::new(),
+            aliases: HashMap::new(),
+            macros: HashMap::new(),
+        };
+        for file in &program.files {
+            for s in &file.structs {
+                t.structs.entry(&s.name).or_default().push(s);
+            }
+            for a in &file.aliases {
+                t.aliases.entry(&a.name).or_insert(a);
+            }
+            for c in &file.consts {
+                if let Some(v) = c.int {
+                    t.consts.entry(&c.name).or_default().push(v);
+                }
+            }
+            for m in &file.macros {
+                t.macros.entry(&m.name).or_default().push(m);
+            }
+            for tr in &file.traits {
+                t.traits.insert(&tr.name, ());
+            }
+            for i in &file.impls {
+                if let (Some(self_name), Some(trait_path)) = (&i.self_name, &i.trait_path)
+                    && let Some(trait_name) = trait_path.last()
+                {
+                    t.implementors
+                        .entry(trait_name)
+                        .or_default()
+                        .push(self_name);
+                    t.traits_of.entry(self_name).or_default().push(trait_name);
+                }
+            }
+        }
+        for id in program.fn_ids() {
+            let def = program.def(id);
+            match (&def.kind, &def.owner) {
+                (FnKind::Method { .. }, Some(owner)) => {
+                    t.methods.entry((owner, &def.name)).or_default().push(id);
+                    t.by_method_name.entry(&def.name).or_default().push(id);
+                }
+                (FnKind::TraitDefault { .. }, Some(owner)) => {
+                    t.defaults.insert((owner, &def.name), id);
+                    t.by_method_name.entry(&def.name).or_default().push(id);
+                }
+                (FnKind::Free | FnKind::Nested { .. }, _) => {
+                    t.free.entry(&def.name).or_default().push(id);
+                }
+                _ => {}
+            }
+        }
+        t
+    }
+
+    pub fn is_struct(&self, name: &str) -> bool {
+        self.structs.contains_key(name)
+    }
+
+    pub fn is_trait(&self, name: &str) -> bool {
+        self.traits.contains_key(name)
+    }
+
+    /// Whether `name` is a type the crate defines methods or fields for.
+    pub fn is_crate_type(&self, name: &str) -> bool {
+        self.structs.contains_key(name)
+            || self.traits_of.contains_key(name)
+            || self.methods.keys().any(|(t, _)| *t == name)
+    }
+
+    /// The type of field `field` of crate type `ty`.
+    pub fn field_ty(&self, ty: &str, field: &str) -> Option<&'a Ty> {
+        let defs = self.structs.get(ty)?;
+        defs.iter()
+            .find_map(|s| s.fields.iter().find(|(n, _)| n == field).map(|(_, t)| t))
+    }
+
+    /// `x.method()` with `x: ty` (a crate type name): inherent and trait-impl methods, then
+    /// provided methods of the traits `ty` implements.
+    pub fn method_of(&self, ty: &str, method: &str) -> Vec<FnId> {
+        if let Some(found) = self.methods.get(&(ty, method)) {
+            return found.clone();
+        }
+        let mut out = Vec::new();
+        for tr in self.traits_of.get(ty).into_iter().flatten() {
+            if let Some(&d) = self.defaults.get(&(*tr, method)) {
+                out.push(d);
+            }
+        }
+        // A trait's provided method calling `self.other()` on the trait itself.
+        if out.is_empty()
+            && let Some(&d) = self.defaults.get(&(ty, method))
+        {
+            out.push(d);
+        }
+        out
+    }
+
+    /// `x.method()` with `x: impl Trait` / `dyn Trait` / `T: Trait`: every implementation in
+    /// the crate, and the provided method.
+    pub fn trait_method(&self, tr: &str, method: &str) -> Vec<FnId> {
+        let mut out = Vec::new();
+        for ty in self.implementors.get(tr).into_iter().flatten() {
+            if let Some(found) = self.methods.get(&(*ty, method)) {
+                out.extend(found.iter().copied());
+            }
+        }
+        if let Some(&d) = self.defaults.get(&(tr, method)) {
+            out.push(d);
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Every crate method named `method`, for receivers of unknown type.
+    pub fn methods_named(&self, method: &str) -> &[FnId] {
+        self.by_method_name.get(method).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn free_fns(&self, name: &str) -> &[FnId] {
+        self.free.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// The value of a crate constant, when every constant of that name agrees.
+    pub fn const_value(&self, name: &str) -> Option<i64> {
+        let values = self.consts.get(name)?;
+        let first = *values.first()?;
+        values.iter().all(|v| *v == first).then_some(first)
+    }
+
+    pub fn macros_named(&self, name: &str) -> &[&'a MacroRulesDef] {
+        self.macros.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// Resolves a path call (`f`, `module::f`, `Type::f`, `Self::f`) from fn `caller`.
+    pub fn resolve_path(&self, program: &Program<'_>, caller: FnId, path: &[String]) -> Vec<FnId> {
+        let Some((name, prefix)) = path.split_last() else {
+            return Vec::new();
+        };
+        let def = program.def(caller);
+        if let Some(ty) = prefix.last()
+            && (ty == "Self" || ty.chars().next().is_some_and(char::is_uppercase))
+        {
+            let owner = if ty == "Self" {
+                def.owner.as_deref().unwrap_or("")
+            } else {
+                ty.as_str()
+            };
+            // `T::m()` on a generic parameter: its bounds' implementations.
+            if let Some(g) = def.generics.iter().find(|g| g.name == owner) {
+                return g
+                    .bounds
+                    .iter()
+                    .flat_map(|b| self.trait_method(b, name))
+                    .collect();
+            }
+            if self.is_trait(owner) && !self.methods.contains_key(&(owner, name.as_str())) {
+                return self.trait_method(owner, name);
+            }
+            return self.method_of(owner, name);
+        }
+        let candidates = self.free_fns(name);
+        if candidates.is_empty() {
+            return Vec::new();
+        }
+        // A nested fn is visible in the fn that declares it (and in the fns nested there).
+        let nested: Vec<FnId> = candidates
+            .iter()
+            .copied()
+            .filter(|&c| {
+                matches!(program.def(c).kind, FnKind::Nested { .. })
+                    && program.file_ir(c).file == program.file_ir(caller).file
+            })
+            .collect();
+        if prefix.is_empty() && !nested.is_empty() {
+            return nested;
+        }
+        let module_of = |id: FnId| &program.def(id).module;
+        let this_crate = def.module.first().cloned().unwrap_or_default();
+        let wanted: Vec<String> = match prefix.first().map(String::as_str) {
+            None => def.module.clone(),
+            Some(root) if EXTERNAL_ROOTS.contains(&root) => return Vec::new(),
+            Some("crate") => std::iter::once(this_crate)
+                .chain(prefix[1..].iter().cloned())
+                .collect(),
+            Some("self") => def
+                .module
+                .iter()
+                .cloned()
+                .chain(prefix[1..].iter().cloned())
+                .collect(),
+            Some("super") => {
+                let mut m = def.module.clone();
+                for seg in prefix {
+                    if seg == "super" {
+                        m.pop();
+                    } else {
+                        m.push(seg.clone());
+                    }
+                }
+                m
+            }
+            Some(_) => {
+                let absolute: Vec<FnId> = candidates
+                    .iter()
+                    .copied()
+                    .filter(|&id| module_of(id).as_slice() == prefix)
+                    .collect();
+                if !absolute.is_empty() {
+                    return absolute;
+                }
+                def.module
+                    .iter()
+                    .cloned()
+                    .chain(prefix.iter().cloned())
+                    .collect()
+            }
+        };
+        let exact: Vec<FnId> = candidates
+            .iter()
+            .copied()
+            .filter(|&id| *module_of(id) == wanted)
+            .collect();
+        if !exact.is_empty() {
+            return exact;
+        }
+        // A path relative to a re-export or the crate root: accept a unique suffix match.
+        let mut suffix = candidates.iter().copied().filter(|&id| {
+            let m = module_of(id);
+            prefix.is_empty() || m.ends_with(&prefix[prefix.len().min(m.len())..])
+        });
+        match (suffix.next(), suffix.next()) {
+            (Some(one), None) => vec![one],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Expands crate-local aliases (`type Result<T> = std::result::Result<T, McpError>`),
+    /// within a depth and size budget.
+    pub fn expand(&self, ty: &Ty) -> Ty {
+        let mut budget = ALIAS_NODES;
+        self.expand_depth(ty, ALIAS_DEPTH, &mut budget)
+    }
+
+    fn expand_depth(&self, ty: &Ty, depth: u32, budget: &mut usize) -> Ty {
+        if depth == 0 || *budget == 0 {
+            return ty.clone();
+        }
+        *budget -= 1;
+        match ty {
+            Ty::Path { path, args } => {
+                let args: Vec<Ty> = args
+                    .iter()
+                    .map(|a| self.expand_depth(a, depth - 1, budget))
+                    .collect();
+                let local = path.len() == 1
+                    || path
+                        .first()
+                        .is_some_and(|p| matches!(p.as_str(), "crate" | "self" | "super"));
+                if local
+                    && let Some(alias) = path.last().and_then(|n| self.aliases.get(n.as_str()))
+                    && alias.params.len() == args.len()
+                {
+                    let substituted = substitute(&alias.target, &alias.params, &args, budget);
+                    return self.expand_depth(&substituted, depth - 1, budget);
+                }
+                Ty::Path {
+                    path: path.clone(),
+                    args,
+                }
+            }
+            Ty::Tuple(items) => Ty::Tuple(
+                items
+                    .iter()
+                    .map(|i| self.expand_depth(i, depth - 1, budget))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+}
+
+fn substitute(ty: &Ty, params: &[String], args: &[Ty], budget: &mut usize) -> Ty {
+    if *budget == 0 {
+        return Ty::Other;
+    }
+    *budget -= 1;
+    match ty {
+        Ty::Path { path, args: inner } => {
+            if path.len() == 1
+                && inner.is_empty()
+                && let Some(pos) = params.iter().position(|p| p == &path[0])
+            {
+                return args[pos].clone();
+            }
+            Ty::Path {
+                path: path.clone(),
+                args: inner
+                    .iter()
+                    .map(|a| substitute(a, params, args, budget))
+                    .collect(),
+            }
+        }
+        Ty::Tuple(items) => Ty::Tuple(
+            items
+                .iter()
+                .map(|i| substitute(i, params, args, budget))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// Wrappers a method call sees through (auto-deref and the guards of locks).
+const TRANSPARENT: &[&str] = &[
+    "Arc",
+    "Rc",
+    "Box",
+    "Pin",
+    "Mutex",
+    "RwLock",
+    "RefCell",
+    "Cell",
+    "MutexGuard",
+    "RwLockReadGuard",
+    "RwLockWriteGuard",
+    "Ref",
+    "RefMut",
+    "OnceCell",
+    "OnceLock",
+    "Lazy",
+    "LazyLock",
+    "ArcSwap",
+    "Weak",
+];
+
+/// Peels smart pointers, locks and guards: `Arc<Mutex<Store>>` → `Store`.
+pub fn peel(ty: &Ty) -> &Ty {
+    let mut cur = ty;
+    for _ in 0..16 {
+        match cur {
+            Ty::Path { path, args }
+                if path
+                    .last()
+                    .is_some_and(|l| TRANSPARENT.contains(&l.as_str()))
+                    && args.len() == 1 =>
+            {
+                cur = &args[0];
+            }
+            _ => break,
+        }
+    }
+    cur
+}
+
+/// The payload of `Option<T>` / `Result<T, _>`.
+pub fn payload(ty: &Ty) -> Option<&Ty> {
+    match peel(ty) {
+        Ty::Path { path, args }
+            if path
+                .last()
+                .is_some_and(|l| l == "Option" || l == "Result" || l.ends_with("Result"))
+                && !args.is_empty() =>
+        {
+            args.first()
+        }
+        _ => None,
+    }
+}
+
+/// The element of a collection (`Vec<T>`, `[T]`, `HashSet<T>`, `VecDeque<T>`), or the value
+/// of a map.
+pub fn element(ty: &Ty) -> Option<&Ty> {
+    match peel(ty) {
+        Ty::Path { path, args } => match path.last().map(String::as_str) {
+            Some("Vec" | "[]" | "VecDeque" | "HashSet" | "BTreeSet" | "IndexSet") => args.first(),
+            Some("HashMap" | "BTreeMap" | "IndexMap" | "DashMap") => args.get(1),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A type's name for method lookup: the last segment after peeling.
+pub fn type_name(ty: &Ty) -> Option<&str> {
+    peel(ty).last_segment()
+}
+
+/// `Self` in `ty` replaced by `owner`.
+pub fn with_self(ty: &Ty, owner: Option<&str>) -> Ty {
+    match (ty, owner) {
+        (Ty::Path { path, args }, Some(owner)) => {
+            let path = if path.len() == 1 && path[0] == "Self" {
+                vec![owner.to_string()]
+            } else {
+                path.clone()
+            };
+            Ty::Path {
+                path,
+                args: args.iter().map(|a| with_self(a, Some(owner))).collect(),
+            }
+        }
+        (Ty::Tuple(items), Some(_)) => {
+            Ty::Tuple(items.iter().map(|i| with_self(i, owner)).collect())
+        }
+        _ => ty.clone(),
+    }
+}

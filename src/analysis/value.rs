@@ -1,0 +1,215 @@
+//! What a value is made of: a bounded set of origins. An origin says what kind of value
+//! flowed here (an error value, failure text, a protocol error with its constructor and
+//! code, a successful tool result, parameter k, an integer, a stdout logger..), where it was
+//! made, whether it is the value itself or the `Ok`/`Err` payload of a `Result`, and, when it
+//! came out of a call, through which call of the current fn.
+
+use super::program::Site;
+use crate::model::ir::{ExprId, LocalId};
+use crate::sdk::ErrorCtor;
+
+/// At most this many origins are tracked per value; the rest are dropped.
+pub const MAX_ORIGINS: usize = 24;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Part {
+    /// The value itself.
+    Plain,
+    /// The success payload of a `Result` (or the `Some` of an `Option`).
+    Ok,
+    /// The error payload of a `Result`.
+    Err,
+}
+
+/// A protocol error the SDK sends as a JSON-RPC error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Protocol {
+    pub ctor: ErrorCtor,
+    pub code: Option<i32>,
+    /// The message starts with rmcp's `failed to deserialize parameters:` prefix.
+    pub deserialize_prefix: bool,
+    /// The message says the tool (or method) does not exist.
+    pub unknown_tool: bool,
+    /// The SDK's own argument parsing (`parse_json_object`).
+    pub sdk_parse: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fact {
+    /// The value of parameter k (the receiver not counted).
+    Param(u16),
+    /// An error value bound from `Err(e)`, a `map_err` closure, `unwrap_or_else`, ...
+    ErrValue,
+    /// Text that announces a failure ("Error: ..", "Failed to ..").
+    FailText,
+    /// Text built from an error value (`format!("{e}")`, `e.to_string()`).
+    ErrText,
+    /// A JSON object (or struct) that reports a failure: an `"error"` member, `"success":
+    /// false`.
+    ErrJson,
+    /// An error that is not the SDK's protocol error (an `anyhow!`, an I/O error), with
+    /// whether its message is about the arguments / an unknown tool.
+    Foreign {
+        about_args: bool,
+        unknown_tool: bool,
+    },
+    Protocol(Protocol),
+    /// A result or error the SDK sends with `isError: true`.
+    ToolError,
+    /// A successful tool result.
+    Success,
+    /// A JSON-RPC error object built by hand (`{"code": .., "message": ..}`).
+    RpcErrorObject,
+    /// An integer constant.
+    Int(i64),
+    /// A `tracing_subscriber` fmt subscriber or layer that writes to stdout; `installs` when
+    /// it sets itself up (`fmt::init()`), `writer` when `.with_writer(stdout)` is explicit.
+    Logger {
+        installs: bool,
+        writer: Option<ExprId>,
+    },
+    /// The process's stdout handle.
+    Stdout,
+    /// The `Debug` form of an error value, a backtrace, a panic payload or SQL text.
+    Internals(Internals),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Internals {
+    DebugError,
+    Backtrace,
+    PanicPayload,
+    Sql,
+}
+
+impl Fact {
+    /// Failure content that must not be sent as a success.
+    pub fn is_failure(self) -> bool {
+        matches!(
+            self,
+            Fact::ErrValue | Fact::FailText | Fact::ErrText | Fact::ErrJson
+        )
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Origin {
+    pub fact: Fact,
+    pub part: Part,
+    /// Where the value was made.
+    pub site: Site,
+    /// The first call it came out of, if it was made in a callee: the place in the
+    /// outermost fn that did not make it where it entered (`err_doc(&e)` in a helper).
+    pub via: Option<Site>,
+    /// The `Err(..)` of the current fn that wrapped it.
+    pub wrap: Option<ExprId>,
+    /// The local an error value was bound to (`Err(e)`), for messages.
+    pub local: Option<LocalId>,
+}
+
+/// A value's origins.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Val(pub Vec<Origin>);
+
+impl Val {
+    pub fn one(fact: Fact, site: Site) -> Val {
+        Val(vec![Origin {
+            fact,
+            part: Part::Plain,
+            site,
+            via: None,
+            wrap: None,
+            local: None,
+        }])
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Origin> {
+        self.0.iter()
+    }
+
+    pub fn push(&mut self, o: Origin) {
+        if self.0.len() < MAX_ORIGINS && !self.0.contains(&o) {
+            self.0.push(o);
+        }
+    }
+
+    pub fn join(&mut self, other: &Val) {
+        for o in &other.0 {
+            self.push(*o);
+        }
+    }
+
+    pub fn joined(mut self, other: &Val) -> Val {
+        self.join(other);
+        self
+    }
+
+    /// Origins of one part, as plain values.
+    pub fn part(&self, part: Part) -> Val {
+        Val(self
+            .0
+            .iter()
+            .filter(|o| o.part == part)
+            .map(|o| Origin {
+                part: Part::Plain,
+                ..*o
+            })
+            .collect())
+    }
+
+    /// The value without its `Err` part: what `?` or `unwrap` yields (the `Ok` payload, and
+    /// plain origins that pass through, such as parameters).
+    pub fn success(&self) -> Val {
+        Val(self
+            .0
+            .iter()
+            .filter(|o| o.part != Part::Err)
+            .map(|o| Origin {
+                part: Part::Plain,
+                ..*o
+            })
+            .collect())
+    }
+
+    /// Plain origins re-tagged as `part`; other parts are dropped.
+    pub fn tagged(&self, part: Part) -> Val {
+        Val(self
+            .0
+            .iter()
+            .filter(|o| o.part == Part::Plain)
+            .map(|o| Origin { part, ..*o })
+            .collect())
+    }
+
+    pub fn with_wrap(mut self, wrap: ExprId) -> Val {
+        for o in &mut self.0 {
+            o.wrap.get_or_insert(wrap);
+        }
+        self
+    }
+
+    pub fn any(&self, f: impl Fn(&Origin) -> bool) -> bool {
+        self.0.iter().any(f)
+    }
+
+    pub fn retain(&mut self, f: impl Fn(&Origin) -> bool) {
+        self.0.retain(f);
+    }
+
+    /// Only the origins that say something about text (failure, error values, internals).
+    pub fn text(&self) -> Val {
+        Val(self
+            .0
+            .iter()
+            .filter(|o| {
+                o.fact.is_failure()
+                    || matches!(o.fact, Fact::Internals(_) | Fact::Param(_) | Fact::Int(_))
+            })
+            .copied()
+            .collect())
+    }
+}

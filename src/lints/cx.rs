@@ -1,0 +1,180 @@
+//! What a lint sees: the crate's analysis, its handlers and serving path, the SDK, and the
+//! phrases every lint uses to name tools, helpers and call chains.
+
+use crate::analysis::Analysis;
+use crate::analysis::graph::Reached;
+use crate::analysis::handlers::Handlers;
+use crate::analysis::program::{FnId, NodeId, Site};
+use crate::analysis::stdio::Stdio;
+use crate::config::Config;
+use crate::diagnostic::Span;
+use crate::model::ir::{ClosureId, FnKind, Sp};
+use crate::sdk::{Role, Sdk};
+use crate::source::SourceMap;
+use crate::workspace::Package;
+
+/// `panic = "abort"` in a profile of the manifest that applies to the package.
+#[derive(Clone, Debug)]
+pub struct AbortSetting {
+    pub profile: String,
+    pub span: Span,
+}
+
+/// A call chain shows at most this many hops; the rest are counted.
+const CHAIN_HOPS: usize = 6;
+
+pub struct Cx<'a> {
+    pub sources: &'a SourceMap,
+    pub package: &'a Package,
+    pub config: &'a Config,
+    pub sdk: Option<&'a dyn Sdk>,
+    pub a: &'a Analysis<'a>,
+    pub handlers: &'a Handlers,
+    pub stdio: &'a Stdio,
+    pub abort_settings: &'a [AbortSetting],
+}
+
+/// How a site is reached from a handler.
+pub struct Reach {
+    pub handler: NodeId,
+    /// Nodes from the handler down to the one holding the site.
+    pub chain: Vec<NodeId>,
+    /// The site is in the handler's own fn (or a closure in it).
+    pub own: bool,
+}
+
+impl Reach {
+    pub fn in_handler(&self) -> bool {
+        self.own
+    }
+}
+
+impl<'a> Cx<'a> {
+    pub fn span(&self, f: FnId, sp: Sp) -> Span {
+        self.a.program.span(f, sp)
+    }
+
+    pub fn site_span(&self, site: Site) -> Span {
+        self.a.program.site_span(site)
+    }
+
+    pub fn snippet(&self, span: Span) -> &'a str {
+        self.sources.get(span.file).snippet(span)
+    }
+
+    pub fn node(&self, f: FnId, owner: Option<ClosureId>) -> NodeId {
+        match owner {
+            Some(c) => self.a.program.closure_node(f, c),
+            None => self.a.program.fn_node(f),
+        }
+    }
+
+    fn reach_in(&self, reach: &[Option<Reached>], n: NodeId) -> Option<Reach> {
+        let r = reach.get(n as usize).copied().flatten()?;
+        let chain = Handlers::chain(reach, n);
+        Some(self.reach_of(r.root, chain))
+    }
+
+    /// A reach from `handler` along `chain`.
+    pub fn reach_of(&self, handler: NodeId, chain: Vec<NodeId>) -> Reach {
+        let program = &self.a.program;
+        let handler_fn = program.node(handler).func;
+        let own = chain.iter().all(|&n| program.node(n).func == handler_fn);
+        Reach {
+            handler,
+            chain,
+            own,
+        }
+    }
+
+    /// How body `n` is reached from a handler.
+    pub fn reach(&self, n: NodeId) -> Option<Reach> {
+        self.reach_in(&self.handlers.reach, n)
+    }
+
+    /// As [`Cx::reach`], not through a panic guard.
+    pub fn panic_reach(&self, n: NodeId) -> Option<Reach> {
+        self.reach_in(&self.handlers.panic_reach, n)
+    }
+
+    pub fn node_role(&self, n: NodeId) -> Role {
+        self.handlers.node_role(&self.a.program, n)
+    }
+
+    /// Whether a handler runs tools: a tool, a dispatcher, or a handler closure.
+    pub fn runs_tools(&self, handler: NodeId) -> bool {
+        self.node_role(handler).handles_tools()
+    }
+
+    /// The name of body `n` for messages: the fn's name (the type for trait tools), or the
+    /// closure's enclosing fn.
+    pub fn body_name(&self, n: NodeId) -> String {
+        let node = self.a.program.node(n);
+        let def = self.a.program.def(node.func);
+        let role = self.handlers.role(node.func);
+        match (role, &def.owner, &def.kind) {
+            (Role::TraitTool, Some(owner), FnKind::Method { .. }) if node.closure.is_none() => {
+                owner.clone()
+            }
+            _ => def.name.clone(),
+        }
+    }
+
+    /// "tool `add`", "request handler `get_prompt`", "the tool handler closure in `main`".
+    pub fn handler_phrase(&self, n: NodeId) -> String {
+        let name = self.body_name(n);
+        if self.handlers.closures.contains(&n) {
+            return format!("the tool handler closure in `{name}`");
+        }
+        let role = self.node_role(n);
+        if !role.is_handler() {
+            return format!("`{name}`");
+        }
+        format!("{} `{}`", role.noun(), name)
+    }
+
+    /// "in tool `add`", or "in `helper`, reached from tool `add`".
+    pub fn place_phrase(&self, reach: &Reach, n: NodeId) -> String {
+        let handler = self.handler_phrase(reach.handler);
+        if reach.in_handler() {
+            format!("in {handler}")
+        } else {
+            format!("in `{}`, reached from {handler}", self.body_name(n))
+        }
+    }
+
+    /// "call chain: tool `add` → `parse` → `helper`", at most [`CHAIN_HOPS`] hops shown.
+    pub fn chain_note(&self, reach: &Reach) -> Option<String> {
+        if reach.in_handler() {
+            return None;
+        }
+        let program = &self.a.program;
+        let mut names: Vec<String> = Vec::new();
+        let mut last = program.node(reach.handler).func;
+        for &n in &reach.chain[1..] {
+            // A closure inside the previous fn adds no hop.
+            let f = program.node(n).func;
+            if f != last {
+                names.push(format!("`{}`", self.body_name(n)));
+            }
+            last = f;
+        }
+        if names.is_empty() {
+            return None;
+        }
+        let shown = names.len().min(CHAIN_HOPS);
+        let mut text = format!(
+            "call chain: {} → {}",
+            self.handler_phrase(reach.handler),
+            names[..shown].join(" → ")
+        );
+        if names.len() > shown {
+            text.push_str(&format!(" → … {} more", names.len() - shown));
+        }
+        Some(text)
+    }
+
+    pub fn is_own(&self, f: FnId) -> bool {
+        self.a.program.is_own(f)
+    }
+}

@@ -1,0 +1,359 @@
+//! The protocol errors a tool's failures leave as, for `error_escapes_tool` and
+//! `validation_as_protocol_error`: each error exit of a tool whose `Err` is a JSON-RPC error,
+//! followed to where the protocol error is made — the `?`/`Err(..)` in the tool, or the
+//! constructor in a helper (a `?` that only forwards a helper's protocol error is not a site).
+
+use std::collections::HashSet;
+
+use super::cx::Cx;
+use crate::analysis::facts::{Exit, ExitKind};
+use crate::analysis::program::{FnId, NodeId, Site};
+use crate::analysis::value::{Fact, Protocol};
+use crate::diagnostic::{Edit, Span};
+use crate::model::ir::{ExprId, ExprKind};
+use crate::sdk::{Channel, ErrorCtor, Role};
+
+/// Where a protocol error is made, as a lint reports it.
+pub struct ProtocolSite {
+    /// The tool handler whose failure it is.
+    pub handler: NodeId,
+    pub span: Span,
+    /// The fn and body holding the site.
+    pub func: FnId,
+    pub node: NodeId,
+    /// In the handler itself (its own `?` or `Err(..)`), not made in a helper.
+    pub in_handler: bool,
+    pub question_mark: bool,
+    /// For `?` in the handler: the operand and whether it is an `Option` (`ok_or(..)?`).
+    pub operand: Option<ExprId>,
+    pub option: bool,
+    pub protocol: Protocol,
+    /// The constructor's message argument, for the help.
+    pub message: Option<Span>,
+}
+
+impl ProtocolSite {
+    pub fn is_validation(&self) -> bool {
+        self.protocol.ctor == ErrorCtor::InvalidParams || self.protocol.sdk_parse
+    }
+}
+
+/// The channel a handler body's `Err` goes to.
+pub fn channel(cx: &Cx<'_>, handler: NodeId) -> Channel {
+    let node = cx.a.program.node(handler);
+    if cx.handlers.closures.contains(&handler) {
+        return cx.sdk.map_or(Channel::Unknown, |s| s.closure_channel());
+    }
+    match node.closure {
+        None => cx.handlers.channels[node.func as usize],
+        Some(_) => Channel::Unknown,
+    }
+}
+
+/// The exits of a handler body: the fn's own (with the async blocks it returns), or the
+/// closure's.
+pub fn handler_exits<'a>(cx: &'a Cx<'_>, handler: NodeId) -> impl Iterator<Item = &'a Exit> + 'a {
+    let node = cx.a.program.node(handler);
+    let facts = &cx.a.facts[node.func as usize];
+    facts.exits.iter().filter(move |e| match node.closure {
+        Some(c) => e.owner == Some(c),
+        None => e.owner.is_none_or(|c| facts.returned_async.contains(&c)),
+    })
+}
+
+/// Every protocol-error site of every tool whose `Err` is a JSON-RPC error, once per span.
+pub fn protocol_sites(cx: &Cx<'_>) -> Vec<ProtocolSite> {
+    let mut out = Vec::new();
+    let mut seen: HashSet<Span> = HashSet::new();
+    let program = &cx.a.program;
+    let mut handlers: Vec<NodeId> = program
+        .fn_ids()
+        .filter(|&f| cx.is_own(f) && cx.handlers.role(f).handles_tools())
+        .map(|f| program.fn_node(f))
+        .collect();
+    handlers.extend(cx.handlers.closures.iter().copied());
+    for h in handlers {
+        if channel(cx, h) != Channel::Protocol {
+            continue;
+        }
+        let role = cx.node_role(h);
+        let hf = program.node(h).func;
+        for exit in handler_exits(cx, h) {
+            if exit.lock_failure || (role == Role::Dispatcher && exit.in_fallback) {
+                continue;
+            }
+            for site in exit_sites(cx, h, hf, exit) {
+                if seen.insert(site.span) {
+                    out.push(site);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite> {
+    let body = &cx.a.program.def(hf).body;
+    let local_span = |wrap: Option<ExprId>| -> Span {
+        match (exit.kind, exit.question, wrap) {
+            (ExitKind::Question, Some(q), _) => cx.span(hf, q),
+            (_, _, Some(w)) => cx.span(hf, body.expr(w).span),
+            _ => cx.span(hf, body.expr(exit.at).span),
+        }
+    };
+    let mut out = Vec::new();
+    let local = |protocol: Protocol, wrap: Option<ExprId>, ctor_site: Option<Site>| ProtocolSite {
+        handler: h,
+        span: local_span(wrap),
+        func: hf,
+        node: h,
+        in_handler: true,
+        question_mark: exit.kind == ExitKind::Question,
+        operand: exit.operand,
+        option: exit.option,
+        protocol,
+        message: ctor_site.and_then(|s| ctor_message(cx, s)),
+    };
+    let mut other = false;
+    for o in exit.err.iter() {
+        let Fact::Protocol(p) = o.fact else {
+            other |= !matches!(o.fact, Fact::Param(_));
+            continue;
+        };
+        if p.unknown_tool || matches!(p.ctor, ErrorCtor::MethodNotFound | ErrorCtor::ToolRejection)
+        {
+            continue;
+        }
+        if o.via.is_none() && o.site.func == hf {
+            out.push(local(p, o.wrap, Some(o.site)));
+            continue;
+        }
+        let func = o.site.func;
+        // Made in another tool whose own `Err` is a protocol error: reported there.
+        if func != hf
+            && cx.handlers.role(func).handles_tools()
+            && cx.handlers.channels[func as usize] == Channel::Protocol
+        {
+            continue;
+        }
+        let def = cx.a.program.def(func);
+        let span = match &def.body.expr(o.site.expr).kind {
+            ExprKind::Try { question, .. } => cx.span(func, *question),
+            _ => cx.site_span(o.site),
+        };
+        out.push(ProtocolSite {
+            handler: h,
+            span,
+            func,
+            node: crate::analysis::stdio::owner_node(cx.a, func, o.site.expr),
+            in_handler: false,
+            question_mark: matches!(def.body.expr(o.site.expr).kind, ExprKind::Try { .. }),
+            operand: None,
+            option: false,
+            protocol: p,
+            message: ctor_message(cx, o.site),
+        });
+    }
+    // An `Err` of another type in a tool whose every `Err` is a protocol error (trait
+    // tools, pmcp): the SDK converts it where it leaves the tool.
+    if (other || exit.err.is_empty()) && !exit.err.any(|o| matches!(o.fact, Fact::Protocol(_))) {
+        let unknown = exit.err.any(|o| {
+            matches!(
+                o.fact,
+                Fact::Foreign {
+                    unknown_tool: true,
+                    ..
+                }
+            )
+        });
+        if !unknown {
+            let about_args = exit.err.any(|o| {
+                matches!(
+                    o.fact,
+                    Fact::Foreign {
+                        about_args: true,
+                        ..
+                    }
+                )
+            });
+            let wrap = exit.err.iter().find_map(|o| o.wrap);
+            out.push(local(
+                Protocol {
+                    ctor: if about_args && cx.sdk.is_some_and(|s| s.writes_own_responses()) {
+                        ErrorCtor::InvalidParams
+                    } else {
+                        ErrorCtor::Other
+                    },
+                    code: None,
+                    deserialize_prefix: false,
+                    unknown_tool: false,
+                    sdk_parse: false,
+                },
+                wrap,
+                None,
+            ));
+        }
+    }
+    out
+}
+
+/// The message argument of a protocol-error constructor call at `site`
+/// (`internal_error(msg, data)`, `new(code, msg, data)`).
+fn ctor_message(cx: &Cx<'_>, site: Site) -> Option<Span> {
+    let def = cx.a.program.def(site.func);
+    let body = &def.body;
+    let ExprKind::Call { func, args } = &body.expr(site.expr).kind else {
+        return None;
+    };
+    let new =
+        matches!(&body.expr(*func).kind, ExprKind::Path(p) if p.last().is_some_and(|l| l == "new"));
+    let arg = *args.get(usize::from(new))?;
+    Some(cx.site_span(Site {
+        func: site.func,
+        expr: arg,
+    }))
+}
+
+/// The message expression a fix puts in the error result: for `option?`, for `result?` (with
+/// the error `e` in scope), or for `Err(..)` — the constructor's own message when known.
+pub fn message_code(
+    cx: &Cx<'_>,
+    site: &ProtocolSite,
+    [missing, error, fallback]: [&str; 3],
+) -> String {
+    match (site.question_mark, site.option, site.message) {
+        (true, true, _) => missing.to_string(),
+        (true, false, _) => error.to_string(),
+        (false, _, Some(m)) => cx.snippet(m).to_string(),
+        (false, _, None) => fallback.to_string(),
+    }
+}
+
+/// The code that replaces `operand?` so a failure returns `error_result` instead.
+pub fn match_code(operand: &str, option: bool, error_result: &str) -> String {
+    if option {
+        format!("match {operand} {{ Some(value) => value, None => return {error_result} }}")
+    } else {
+        format!("match {operand} {{ Ok(value) => value, Err(e) => return {error_result} }}")
+    }
+}
+
+/// The operand's source text, for help code.
+pub fn operand_text<'a>(cx: &Cx<'a>, site: &ProtocolSite) -> Option<&'a str> {
+    let operand = site.operand?;
+    Some(cx.snippet(cx.site_span(Site {
+        func: site.func,
+        expr: operand,
+    })))
+}
+
+/// The edit that turns a site in the handler into an `isError` result: `operand?` becomes a
+/// `match`, `Err(..)` becomes the result. `None` where the SDK cannot spell that result for
+/// this fn's return type, or for sites in helpers.
+pub fn result_edit(cx: &Cx<'_>, site: &ProtocolSite, error_result: &str) -> Option<Edit> {
+    let sdk = cx.sdk?;
+    if !site.in_handler || cx.handlers.closures.contains(&site.handler) {
+        return None;
+    }
+    let def = cx.a.program.def(site.func);
+    if !sdk.can_return_error_result(cx.node_role(site.handler), &def.ret) {
+        return None;
+    }
+    if site.question_mark {
+        let operand = site.operand?;
+        let operand_span = cx.site_span(Site {
+            func: site.func,
+            expr: operand,
+        });
+        Some(Edit {
+            span: Span {
+                end: site.span.end,
+                ..operand_span
+            },
+            replacement: match_code(cx.snippet(operand_span), site.option, error_result),
+        })
+    } else {
+        Some(Edit {
+            span: site.span,
+            replacement: error_result.to_string(),
+        })
+    }
+}
+
+/// A JSON-RPC error object a hand-rolled dispatcher answers a tool's failure with.
+pub struct OwnErrorSite {
+    pub handler: NodeId,
+    pub span: Span,
+    /// About the tool's arguments rather than its execution.
+    pub validation: bool,
+}
+
+/// The JSON-RPC error objects (`json!({"error": {"code", "message"}})`, a helper building
+/// one) a hand-rolled dispatcher returns for a tool's failure. Answers to a malformed
+/// request (`params` that fail the schema) or an unknown tool are correct and left out.
+pub fn own_error_sites(cx: &Cx<'_>) -> Vec<OwnErrorSite> {
+    let mut out = Vec::new();
+    if !cx.sdk.is_some_and(|s| s.writes_own_responses()) {
+        return out;
+    }
+    let mut seen: HashSet<Span> = HashSet::new();
+    let program = &cx.a.program;
+    for f in program.fn_ids() {
+        if !cx.is_own(f) || cx.handlers.role(f) != Role::Dispatcher {
+            continue;
+        }
+        let facts = &cx.a.facts[f as usize];
+        for r in facts.returns.iter().filter(|r| r.owner.is_none()) {
+            for o in r.val.iter() {
+                if o.fact != Fact::RpcErrorObject {
+                    continue;
+                }
+                let at = match o.via {
+                    Some(via) if via.func == f => via.expr,
+                    None if o.site.func == f => o.site.expr,
+                    _ => continue,
+                };
+                if facts.fallback_exprs.contains(&at) {
+                    continue;
+                }
+                let span = cx.site_span(Site { func: f, expr: at });
+                let text = cx.snippet(span).to_lowercase();
+                // "Invalid parameters" answers `params` that fail the `CallToolRequest`
+                // schema: a malformed request, which the spec answers with a protocol error.
+                if crate::analysis::text::mentions_unknown_tool(&text)
+                    || (text.contains("param") && !text.contains("argument"))
+                {
+                    continue;
+                }
+                if seen.insert(span) {
+                    out.push(OwnErrorSite {
+                        handler: program.fn_node(f),
+                        span,
+                        validation: text.contains("argument"),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The finding for an [`OwnErrorSite`].
+pub fn own_error_finding(
+    cx: &Cx<'_>,
+    site: &OwnErrorSite,
+    lint: &'static str,
+    what: &str,
+) -> crate::diagnostic::Finding {
+    crate::diagnostic::Finding::new(
+        lint,
+        site.span,
+        format!(
+            "{} answers {what} with a JSON-RPC error object",
+            cx.handler_phrase(site.handler)
+        ),
+    )
+    .label("the client gets a protocol error, not a tool result the model can read")
+    .note("a tool that ran and failed must answer with a result that has `isError: true`; JSON-RPC errors are for requests the server cannot process")
+    .help("answer with a result instead:\n    json!({ \"content\": [{ \"type\": \"text\", \"text\": message }], \"isError\": true })")
+}

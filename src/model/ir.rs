@@ -1,0 +1,540 @@
+//! The per-file IR: what the code says, without syntax and without any meaning attached.
+//!
+//! Each fn body is an arena of expressions and patterns. Locals are resolved to the binding
+//! that defines them; closures stay inline in their fn's arena (they capture its locals) and
+//! are numbered so the analysis can treat each as a body of its own; nested fns are fns of
+//! their own. Macro arguments are parsed where they are expressions (`format!`, `json!`,
+//! `vec!`, `tracing::info!`, unknown macros). Nothing here knows an SDK or a lint.
+
+use super::resolve::{Imports, Ty};
+use crate::diagnostic::FileId;
+
+pub type ExprId = u32;
+pub type PatId = u32;
+pub type LocalId = u32;
+pub type ClosureId = u32;
+
+/// A byte range in the file the body belongs to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Sp {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Sp {
+    pub fn to(self, other: Sp) -> Sp {
+        Sp {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+
+    pub fn span(self, file: FileId) -> crate::diagnostic::Span {
+        crate::diagnostic::Span {
+            file,
+            start: self.start as usize,
+            end: self.end as usize,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Lit {
+    Str(Box<str>),
+    Int(i128),
+    Bool(bool),
+    Other,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Arith,
+    And,
+    Or,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Other,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockKind {
+    Plain,
+    Unsafe,
+    Async,
+    Const,
+}
+
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    Let {
+        pat: PatId,
+        ty: Option<Ty>,
+        init: Option<ExprId>,
+        /// `let Ok(v) = r else { .. }`: the block that runs when the pattern fails.
+        els: Option<ExprId>,
+    },
+    Expr {
+        expr: ExprId,
+        semi: bool,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct Arm {
+    pub pat: PatId,
+    pub guard: Option<ExprId>,
+    pub body: ExprId,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Lit(Lit),
+    Local(LocalId),
+    /// A path to an item (fn, const, unit struct, variant), as written.
+    Path(Vec<String>),
+    SelfValue,
+    Call {
+        func: ExprId,
+        args: Vec<ExprId>,
+    },
+    MethodCall {
+        receiver: ExprId,
+        method: String,
+        method_span: Sp,
+        args: Vec<ExprId>,
+    },
+    Macro(Box<MacroCall>),
+    Field {
+        base: ExprId,
+        member: String,
+    },
+    Index {
+        base: ExprId,
+        index: ExprId,
+        bracket: Sp,
+    },
+    Try {
+        expr: ExprId,
+        question: Sp,
+    },
+    Await(ExprId),
+    Ref(ExprId),
+    Deref(ExprId),
+    Not(ExprId),
+    Neg(ExprId),
+    Binary {
+        op: BinOp,
+        lhs: ExprId,
+        rhs: ExprId,
+    },
+    Assign {
+        place: ExprId,
+        value: ExprId,
+        compound: bool,
+    },
+    Cast {
+        expr: ExprId,
+        ty: Ty,
+    },
+    Block {
+        stmts: Vec<Stmt>,
+        tail: Option<ExprId>,
+        kind: BlockKind,
+    },
+    If {
+        cond: ExprId,
+        then: ExprId,
+        els: Option<ExprId>,
+    },
+    /// `let PAT = EXPR` in a condition (`if let`, `while let`, let chains).
+    Let {
+        pat: PatId,
+        expr: ExprId,
+    },
+    Match {
+        scrutinee: ExprId,
+        arms: Vec<Arm>,
+    },
+    Loop {
+        body: ExprId,
+    },
+    While {
+        cond: ExprId,
+        body: ExprId,
+    },
+    For {
+        pat: PatId,
+        iter: ExprId,
+        body: ExprId,
+    },
+    Closure(ClosureId),
+    Return(Option<ExprId>),
+    Break(Option<ExprId>),
+    Continue,
+    Struct {
+        path: Vec<String>,
+        fields: Vec<(String, ExprId)>,
+        rest: Option<ExprId>,
+    },
+    Tuple(Vec<ExprId>),
+    Array(Vec<ExprId>),
+    Range {
+        start: Option<ExprId>,
+        end: Option<ExprId>,
+    },
+    /// Not modelled: a verbatim expression, or a part too deep to follow (reported).
+    Opaque,
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Sp,
+}
+
+#[derive(Clone, Debug)]
+pub enum PatKind {
+    Bind {
+        local: LocalId,
+        sub: Option<PatId>,
+    },
+    Wild,
+    Rest,
+    Lit(Lit),
+    Range,
+    /// A unit variant, unit struct or constant.
+    Path(Vec<String>),
+    TupleStruct {
+        path: Vec<String>,
+        elems: Vec<PatId>,
+    },
+    Struct {
+        path: Vec<String>,
+        fields: Vec<(String, PatId)>,
+    },
+    Tuple(Vec<PatId>),
+    Slice(Vec<PatId>),
+    Ref(PatId),
+    Or(Vec<PatId>),
+    Typed {
+        pat: PatId,
+        ty: Ty,
+    },
+    Opaque,
+}
+
+#[derive(Clone, Debug)]
+pub struct Pat {
+    pub kind: PatKind,
+    pub span: Sp,
+}
+
+#[derive(Clone, Debug)]
+pub struct LocalDef {
+    pub name: String,
+    pub span: Sp,
+}
+
+#[derive(Clone, Debug)]
+pub struct ClosureDef {
+    pub params: Vec<PatId>,
+    /// Declared parameter types (`|x: &str|`), when written.
+    pub param_tys: Vec<Option<Ty>>,
+    pub body: ExprId,
+    pub span: Sp,
+    /// The closure this one sits in, if any.
+    pub parent: Option<ClosureId>,
+    /// An `async { .. }` block rather than a closure.
+    pub is_async_block: bool,
+}
+
+/// A `{..}` placeholder of a format string.
+#[derive(Clone, Debug)]
+pub struct Placeholder {
+    /// The argument it shows.
+    pub arg: Option<ExprId>,
+    /// `{x:?}`, `{:#?}`.
+    pub debug: bool,
+    /// The name written inside the braces, if any (`{e}`, `{e:?}`).
+    pub name: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Format {
+    pub template: String,
+    pub template_span: Sp,
+    /// Every argument expression, positional and named.
+    pub args: Vec<ExprId>,
+    pub placeholders: Vec<Placeholder>,
+}
+
+/// A JSON value as `json!` writes it.
+#[derive(Clone, Debug)]
+pub enum Json {
+    Object(Vec<JsonMember>),
+    Array(Vec<Json>),
+    Null,
+    Lit(Lit, Sp),
+    Expr(ExprId),
+}
+
+#[derive(Clone, Debug)]
+pub struct JsonMember {
+    pub key: String,
+    pub key_span: Sp,
+    pub value: Json,
+    pub value_span: Sp,
+}
+
+#[derive(Clone, Debug)]
+pub struct MacroCall {
+    /// The macro's path as written (`tracing::info`).
+    pub path: Vec<String>,
+    pub name: String,
+    pub name_span: Sp,
+    /// Arguments that are expressions and not part of the format: `write!`'s destination,
+    /// `assert!`'s condition, `vec!`'s elements, `dbg!`'s value, the arguments of macros we
+    /// do not know, `tracing` fields, `select!` futures and arm bodies.
+    pub args: Vec<ExprId>,
+    /// The format string and its arguments (`format!`, `println!`, `panic!`, `bail!`,
+    /// `tracing::info!`, `write!`, ..).
+    pub format: Option<Format>,
+    /// `json!`'s value.
+    pub json: Option<Json>,
+    /// `matches!`'s pattern.
+    pub pat: Option<PatId>,
+    /// Names called in arguments that did not parse (`my_macro!(helper(x) => ..)`).
+    pub calls: Vec<String>,
+}
+
+/// A fn body: arenas of expressions, patterns, locals and closures.
+#[derive(Clone, Debug, Default)]
+pub struct Body {
+    pub exprs: Vec<Expr>,
+    pub pats: Vec<Pat>,
+    pub locals: Vec<LocalDef>,
+    pub closures: Vec<ClosureDef>,
+    pub root: Option<ExprId>,
+}
+
+impl Body {
+    pub fn expr(&self, id: ExprId) -> &Expr {
+        &self.exprs[id as usize]
+    }
+
+    pub fn pat(&self, id: PatId) -> &Pat {
+        &self.pats[id as usize]
+    }
+
+    pub fn local(&self, id: LocalId) -> &LocalDef {
+        &self.locals[id as usize]
+    }
+
+    pub fn closure(&self, id: ClosureId) -> &ClosureDef {
+        &self.closures[id as usize]
+    }
+
+    /// Locals a pattern binds.
+    pub fn bindings(&self, pat: PatId, out: &mut Vec<LocalId>) {
+        let mut stack = vec![pat];
+        while let Some(p) = stack.pop() {
+            match &self.pat(p).kind {
+                PatKind::Bind { local, sub } => {
+                    out.push(*local);
+                    stack.extend(sub.iter().copied());
+                }
+                PatKind::TupleStruct { elems, .. }
+                | PatKind::Tuple(elems)
+                | PatKind::Slice(elems)
+                | PatKind::Or(elems) => stack.extend(elems.iter().copied()),
+                PatKind::Struct { fields, .. } => stack.extend(fields.iter().map(|(_, p)| *p)),
+                PatKind::Ref(p) | PatKind::Typed { pat: p, .. } => stack.push(*p),
+                _ => {}
+            }
+        }
+    }
+
+    /// Peels `&`, `*`, parentheses-free wrappers and `.await`.
+    pub fn peel(&self, mut id: ExprId) -> ExprId {
+        loop {
+            match &self.expr(id).kind {
+                ExprKind::Ref(e) | ExprKind::Deref(e) | ExprKind::Await(e) => id = *e,
+                _ => return id,
+            }
+        }
+    }
+
+    /// The value a block or closure body evaluates to: its tail, through nested blocks.
+    pub fn value_of(&self, mut id: ExprId) -> ExprId {
+        loop {
+            match &self.expr(id).kind {
+                ExprKind::Block {
+                    tail: Some(t),
+                    kind: BlockKind::Plain | BlockKind::Unsafe,
+                    ..
+                } => id = *t,
+                _ => return id,
+            }
+        }
+    }
+
+    /// The string literal an expression is, if it is one.
+    pub fn str_lit(&self, id: ExprId) -> Option<&str> {
+        match &self.expr(self.peel(id)).kind {
+            ExprKind::Lit(Lit::Str(s)) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// An attribute: its path and its arguments as text.
+#[derive(Clone, Debug)]
+pub struct Attr {
+    pub path: Vec<String>,
+    pub args: String,
+}
+
+impl Attr {
+    pub fn name(&self) -> &str {
+        self.path.last().map_or("", String::as_str)
+    }
+}
+
+pub fn has_attr(attrs: &[Attr], name: &str) -> bool {
+    attrs.iter().any(|a| a.name() == name)
+}
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    /// The binding's name for a plain `name: T` parameter.
+    pub name: Option<String>,
+    pub pat: PatId,
+    pub ty: Ty,
+    pub attrs: Vec<Attr>,
+}
+
+/// A generic parameter and the traits it is bound by (`T: Tool + Send`, where clauses).
+#[derive(Clone, Debug)]
+pub struct Generic {
+    pub name: String,
+    pub bounds: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FnKind {
+    /// A free fn in a module.
+    Free,
+    /// A method or associated fn of an `impl` block.
+    Method { impl_idx: u32 },
+    /// A trait's provided (default) method.
+    TraitDefault { trait_idx: u32 },
+    /// A fn declared inside another fn's body.
+    Nested { parent: u32 },
+}
+
+#[derive(Clone, Debug)]
+pub struct FnDef {
+    pub name: String,
+    pub name_span: Sp,
+    pub kind: FnKind,
+    /// The `Self` type's name for methods, the trait's name for default methods.
+    pub owner: Option<String>,
+    pub module: Vec<String>,
+    pub attrs: Vec<Attr>,
+    pub has_receiver: bool,
+    pub params: Vec<Param>,
+    pub generics: Vec<Generic>,
+    pub ret: Ty,
+    pub is_async: bool,
+    pub body: Body,
+}
+
+#[derive(Clone, Debug)]
+pub struct ImplDef {
+    pub self_ty: Ty,
+    /// The last segment of the `Self` type's path.
+    pub self_name: Option<String>,
+    /// The trait's path as written (`rmcp::ServerHandler`), for trait impls.
+    pub trait_path: Option<Vec<String>>,
+    pub attrs: Vec<Attr>,
+    pub generics: Vec<Generic>,
+    pub module: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TraitDef {
+    pub name: String,
+    pub module: Vec<String>,
+    /// Method names the trait declares (provided or not).
+    pub methods: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct StructDef {
+    pub name: String,
+    pub module: Vec<String>,
+    /// Named fields (`a: T`) and tuple fields (`0: T`).
+    pub fields: Vec<(String, Ty)>,
+    pub generics: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TypeAlias {
+    pub name: String,
+    pub params: Vec<String>,
+    pub target: Ty,
+}
+
+#[derive(Clone, Debug)]
+pub struct ConstDef {
+    pub name: String,
+    pub module: Vec<String>,
+    pub span: Sp,
+    pub ty: Ty,
+    /// The value, when it is an integer literal.
+    pub int: Option<i64>,
+    /// The span of the value expression.
+    pub value_span: Sp,
+}
+
+/// A `macro_rules!` of the crate: what its expansions may call.
+#[derive(Clone, Debug)]
+pub struct MacroRulesDef {
+    pub name: String,
+    pub module: Vec<String>,
+    /// Names called in its transcribers (`helper(..)`, `.method(..)`, `Type::f(..)`).
+    pub calls: Vec<Vec<String>>,
+    pub method_calls: Vec<String>,
+}
+
+/// A part of the file that was not modelled, with the reason.
+#[derive(Clone, Debug)]
+pub struct Incomplete {
+    pub span: Sp,
+    pub reason: String,
+}
+
+/// Everything the analysis needs from one file.
+#[derive(Debug)]
+pub struct FileIr {
+    pub file: FileId,
+    pub module: Vec<String>,
+    pub imports: Imports,
+    pub fns: Vec<FnDef>,
+    pub impls: Vec<ImplDef>,
+    pub traits: Vec<TraitDef>,
+    pub structs: Vec<StructDef>,
+    pub enums: Vec<(String, Vec<String>)>,
+    pub aliases: Vec<TypeAlias>,
+    pub consts: Vec<ConstDef>,
+    pub macros: Vec<MacroRulesDef>,
+    /// Byte ranges of items (attributes included), for suppression comments above an item.
+    pub items: Vec<(usize, usize)>,
+    pub incomplete: Vec<Incomplete>,
+}

@@ -1,0 +1,489 @@
+//! Syntax → IR, item by item. Expressions, patterns and macros are lowered by `lower_expr`
+//! and `lower_macro`; this file walks items, collects types, impls, traits, constants and
+//! `macro_rules!`, and lowers each fn's signature and body.
+
+use std::collections::HashMap;
+
+use quote::ToTokens;
+
+use super::ir::*;
+use super::lower_expr::BodyCx;
+use super::resolve::{Imports, Ty, segments, trait_names};
+use crate::diagnostic::FileId;
+
+/// Lowers one parsed file.
+pub fn lower_file(
+    file: FileId,
+    module: Vec<String>,
+    ast: &syn::File,
+    crate_renames: &HashMap<String, String>,
+) -> FileIr {
+    let mut imports = Imports::new(crate_renames.clone());
+    imports.collect(&ast.items);
+    let mut lowerer = Lowerer {
+        file,
+        imports,
+        out: Vec::new(),
+        impls: Vec::new(),
+        traits: Vec::new(),
+        structs: Vec::new(),
+        enums: Vec::new(),
+        aliases: Vec::new(),
+        consts: Vec::new(),
+        macros: Vec::new(),
+        items: Vec::new(),
+        incomplete: Vec::new(),
+    };
+    lowerer.items(&ast.items, &module);
+    FileIr {
+        file,
+        module,
+        imports: lowerer.imports,
+        fns: lowerer.out,
+        impls: lowerer.impls,
+        traits: lowerer.traits,
+        structs: lowerer.structs,
+        enums: lowerer.enums,
+        aliases: lowerer.aliases,
+        consts: lowerer.consts,
+        macros: lowerer.macros,
+        items: lowerer.items,
+        incomplete: lowerer.incomplete,
+    }
+}
+
+struct Lowerer {
+    file: FileId,
+    imports: Imports,
+    out: Vec<FnDef>,
+    impls: Vec<ImplDef>,
+    traits: Vec<TraitDef>,
+    structs: Vec<StructDef>,
+    enums: Vec<(String, Vec<String>)>,
+    aliases: Vec<TypeAlias>,
+    consts: Vec<ConstDef>,
+    macros: Vec<MacroRulesDef>,
+    items: Vec<(usize, usize)>,
+    incomplete: Vec<Incomplete>,
+}
+
+/// A fn to lower: where it sits and its syntax.
+struct FnSource<'s> {
+    kind: FnKind,
+    owner: Option<String>,
+    attrs: &'s [syn::Attribute],
+    sig: &'s syn::Signature,
+    block: &'s syn::Block,
+    /// Generics of the enclosing impl or trait.
+    outer_generics: Vec<Generic>,
+}
+
+pub fn sp(span: proc_macro2::Span) -> Sp {
+    let r = span.byte_range();
+    Sp {
+        start: r.start as u32,
+        end: r.end as u32,
+    }
+}
+
+pub fn delim_sp(span: &proc_macro2::extra::DelimSpan) -> Sp {
+    sp(span.join())
+}
+
+/// The attributes as neutral data.
+pub fn attrs_of(attrs: &[syn::Attribute]) -> Vec<Attr> {
+    attrs
+        .iter()
+        .map(|a| Attr {
+            path: segments(a.path()),
+            args: match &a.meta {
+                syn::Meta::Path(_) => String::new(),
+                syn::Meta::List(l) => l.tokens.to_string(),
+                syn::Meta::NameValue(nv) => nv.value.to_token_stream().to_string(),
+            },
+        })
+        .collect()
+}
+
+/// Whether the item is test-only (`#[cfg(test)]`, `#[test]`, `#[tokio::test]`).
+pub fn is_test_only(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|attr| {
+        let last = attr.path().segments.last().map(|s| s.ident.to_string());
+        match last.as_deref() {
+            Some("test") => true,
+            Some("cfg") => match &attr.meta {
+                syn::Meta::List(l) => l
+                    .tokens
+                    .to_string()
+                    .split(|c: char| !c.is_alphanumeric() && c != '_')
+                    .any(|w| w == "test"),
+                _ => false,
+            },
+            _ => false,
+        }
+    })
+}
+
+fn generics_of(imports: &Imports, generics: &syn::Generics) -> Vec<Generic> {
+    let mut out: Vec<Generic> = generics
+        .type_params()
+        .map(|p| Generic {
+            name: p.ident.to_string(),
+            bounds: trait_names(&p.bounds),
+        })
+        .collect();
+    if let Some(clause) = &generics.where_clause {
+        for pred in &clause.predicates {
+            if let syn::WherePredicate::Type(t) = pred
+                && let Ty::Path { path, .. } = imports.ty(&t.bounded_ty)
+                && let [name] = path.as_slice()
+            {
+                let bounds = trait_names(&t.bounds);
+                match out.iter_mut().find(|g| &g.name == name) {
+                    Some(g) => g.bounds.extend(bounds),
+                    None => out.push(Generic {
+                        name: name.clone(),
+                        bounds,
+                    }),
+                }
+            }
+        }
+    }
+    out
+}
+
+fn item_attrs(item: &syn::Item) -> &[syn::Attribute] {
+    match item {
+        syn::Item::Fn(i) => &i.attrs,
+        syn::Item::Impl(i) => &i.attrs,
+        syn::Item::Mod(i) => &i.attrs,
+        syn::Item::Const(i) => &i.attrs,
+        syn::Item::Static(i) => &i.attrs,
+        syn::Item::Type(i) => &i.attrs,
+        syn::Item::Struct(i) => &i.attrs,
+        syn::Item::Enum(i) => &i.attrs,
+        syn::Item::Use(i) => &i.attrs,
+        syn::Item::Trait(i) => &i.attrs,
+        syn::Item::Macro(i) => &i.attrs,
+        _ => &[],
+    }
+}
+
+/// The byte range of an item with a body, attributes included, from its first and last
+/// tokens (`Spanned::span` would turn the whole item into tokens).
+fn item_range(item: &syn::Item) -> Option<(usize, usize)> {
+    let (attrs, first, last) = match item {
+        syn::Item::Fn(f) => (
+            &f.attrs,
+            f.sig.fn_token.span,
+            f.block.brace_token.span.close(),
+        ),
+        syn::Item::Impl(i) => (&i.attrs, i.impl_token.span, i.brace_token.span.close()),
+        syn::Item::Mod(m) => (
+            &m.attrs,
+            m.mod_token.span,
+            m.content.as_ref()?.0.span.close(),
+        ),
+        syn::Item::Trait(t) => (&t.attrs, t.trait_token.span, t.brace_token.span.close()),
+        _ => return None,
+    };
+    let start = attrs.first().map_or(first, |a| a.pound_token.span);
+    Some((start.byte_range().start, last.byte_range().end))
+}
+
+impl Lowerer {
+    fn items(&mut self, items: &[syn::Item], module: &[String]) {
+        for item in items {
+            self.item(item, module, None);
+        }
+    }
+
+    /// `parent`: the fn whose body holds the item.
+    fn item(&mut self, item: &syn::Item, module: &[String], parent: Option<u32>) {
+        if is_test_only(item_attrs(item)) {
+            return;
+        }
+        if let Some(range) = item_range(item) {
+            self.items.push(range);
+        }
+        match item {
+            syn::Item::Fn(f) => {
+                let kind = match parent {
+                    Some(parent) => FnKind::Nested { parent },
+                    None => FnKind::Free,
+                };
+                self.function(
+                    FnSource {
+                        kind,
+                        owner: None,
+                        attrs: &f.attrs,
+                        sig: &f.sig,
+                        block: &f.block,
+                        outer_generics: Vec::new(),
+                    },
+                    module,
+                );
+            }
+            syn::Item::Impl(i) => self.implementation(i, module),
+            syn::Item::Trait(t) => self.trait_def(t, module),
+            syn::Item::Mod(m) => {
+                if let Some((_, inner)) = &m.content {
+                    let mut path = module.to_vec();
+                    path.push(m.ident.to_string());
+                    self.items(inner, &path);
+                }
+            }
+            syn::Item::Struct(s) => {
+                let fields = s
+                    .fields
+                    .iter()
+                    .enumerate()
+                    .map(|(i, f)| {
+                        let name = f
+                            .ident
+                            .as_ref()
+                            .map_or_else(|| i.to_string(), |n| n.to_string());
+                        (name, self.imports.ty(&f.ty))
+                    })
+                    .collect();
+                self.structs.push(StructDef {
+                    name: s.ident.to_string(),
+                    module: module.to_vec(),
+                    fields,
+                    generics: s
+                        .generics
+                        .type_params()
+                        .map(|p| p.ident.to_string())
+                        .collect(),
+                });
+            }
+            syn::Item::Enum(e) => self.enums.push((
+                e.ident.to_string(),
+                e.variants.iter().map(|v| v.ident.to_string()).collect(),
+            )),
+            syn::Item::Type(t) => self.aliases.push(TypeAlias {
+                name: t.ident.to_string(),
+                params: t
+                    .generics
+                    .type_params()
+                    .map(|p| p.ident.to_string())
+                    .collect(),
+                target: self.imports.ty(&t.ty),
+            }),
+            syn::Item::Const(c) => {
+                let span = sp(c.ident.span());
+                self.constant(&c.ident, &c.ty, &c.expr, span, module);
+            }
+            syn::Item::Static(s) => {
+                let span = sp(s.ident.span());
+                self.constant(&s.ident, &s.ty, &s.expr, span, module);
+            }
+            syn::Item::Macro(m) if m.mac.path.is_ident("macro_rules") => {
+                if let Some(name) = &m.ident {
+                    self.macros.push(super::lower_macro::macro_rules(
+                        name.to_string(),
+                        module,
+                        m.mac.tokens.clone(),
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn constant(
+        &mut self,
+        ident: &syn::Ident,
+        ty: &syn::Type,
+        expr: &syn::Expr,
+        span: Sp,
+        module: &[String],
+    ) {
+        let ty = self.imports.ty(ty);
+        let int = super::lower_expr::int_literal(expr);
+        let mut cx = BodyCx::new(self.file, &self.imports);
+        let root = cx.expr(expr);
+        let value_span = cx.body.expr(root).span;
+        self.consts.push(ConstDef {
+            name: ident.to_string(),
+            module: module.to_vec(),
+            span,
+            ty: ty.clone(),
+            int,
+            value_span,
+        });
+        // An initializer with code in it (`Lazy::new(|| ..)`) is analysed like a fn.
+        if int.is_none() && !matches!(cx.body.expr(root).kind, ExprKind::Lit(_)) {
+            cx.body.root = Some(root);
+            let (body, incomplete, _) = cx.finish();
+            self.incomplete.extend(incomplete);
+            self.out.push(FnDef {
+                name: ident.to_string(),
+                name_span: span,
+                kind: FnKind::Free,
+                owner: None,
+                module: module.to_vec(),
+                attrs: vec![Attr {
+                    path: vec!["const_init".into()],
+                    args: String::new(),
+                }],
+                has_receiver: false,
+                params: Vec::new(),
+                generics: Vec::new(),
+                ret: ty,
+                is_async: false,
+                body,
+            });
+        }
+    }
+
+    fn implementation(&mut self, i: &syn::ItemImpl, module: &[String]) {
+        let self_ty = self.imports.ty(&i.self_ty);
+        let self_name = match &*i.self_ty {
+            syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+            _ => None,
+        };
+        let generics = generics_of(&self.imports, &i.generics);
+        let impl_idx = self.impls.len() as u32;
+        self.impls.push(ImplDef {
+            self_ty,
+            self_name: self_name.clone(),
+            trait_path: i.trait_.as_ref().map(|(_, p, _)| segments(p)),
+            attrs: attrs_of(&i.attrs),
+            generics: generics.clone(),
+            module: module.to_vec(),
+        });
+        for item in &i.items {
+            match item {
+                syn::ImplItem::Fn(f) => {
+                    if is_test_only(&f.attrs) {
+                        continue;
+                    }
+                    let start = f
+                        .attrs
+                        .first()
+                        .map_or(f.sig.fn_token.span, |a| a.pound_token.span);
+                    self.items.push((
+                        start.byte_range().start,
+                        f.block.brace_token.span.close().byte_range().end,
+                    ));
+                    self.function(
+                        FnSource {
+                            kind: FnKind::Method { impl_idx },
+                            owner: self_name.clone(),
+                            attrs: &f.attrs,
+                            sig: &f.sig,
+                            block: &f.block,
+                            outer_generics: generics.clone(),
+                        },
+                        module,
+                    );
+                }
+                syn::ImplItem::Const(c) => {
+                    let span = sp(c.ident.span());
+                    self.constant(&c.ident, &c.ty, &c.expr, span, module);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn trait_def(&mut self, t: &syn::ItemTrait, module: &[String]) {
+        let trait_idx = self.traits.len() as u32;
+        let name = t.ident.to_string();
+        let generics = generics_of(&self.imports, &t.generics);
+        let mut methods = Vec::new();
+        for item in &t.items {
+            let syn::TraitItem::Fn(f) = item else {
+                continue;
+            };
+            methods.push(f.sig.ident.to_string());
+            if let Some(block) = &f.default
+                && !is_test_only(&f.attrs)
+            {
+                self.function(
+                    FnSource {
+                        kind: FnKind::TraitDefault { trait_idx },
+                        owner: Some(name.clone()),
+                        attrs: &f.attrs,
+                        sig: &f.sig,
+                        block,
+                        outer_generics: generics.clone(),
+                    },
+                    module,
+                );
+            }
+        }
+        self.traits.push(TraitDef {
+            name,
+            module: module.to_vec(),
+            methods,
+        });
+    }
+
+    fn function(&mut self, src: FnSource<'_>, module: &[String]) {
+        let sig = src.sig;
+        let ret = match &sig.output {
+            syn::ReturnType::Default => Ty::unit(),
+            syn::ReturnType::Type(_, ty) => self.imports.ty(ty),
+        };
+        let mut generics = src.outer_generics;
+        generics.extend(generics_of(&self.imports, &sig.generics));
+        // The body borrows the imports while its nested items are collected for later.
+        let imports = std::mem::take(&mut self.imports);
+        let mut cx = BodyCx::new(self.file, &imports);
+        let mut has_receiver = false;
+        let mut params = Vec::new();
+        for arg in &sig.inputs {
+            match arg {
+                syn::FnArg::Receiver(_) => has_receiver = true,
+                syn::FnArg::Typed(t) => {
+                    let pat = cx.pat(&t.pat);
+                    let name = match &*t.pat {
+                        syn::Pat::Ident(i) => Some(i.ident.to_string()),
+                        _ => None,
+                    };
+                    let ty = imports.ty(&t.ty);
+                    // `impl Trait` arguments are generics in effect.
+                    if let Ty::Traits(bounds) = &ty
+                        && let Some(name) = &name
+                    {
+                        generics.push(Generic {
+                            name: format!("impl {name}"),
+                            bounds: bounds.clone(),
+                        });
+                    }
+                    params.push(Param {
+                        name,
+                        pat,
+                        ty,
+                        attrs: attrs_of(&t.attrs),
+                    });
+                }
+            }
+        }
+        let root = cx.block_expr(src.block, BlockKind::Plain, None);
+        cx.body.root = Some(root);
+        let (body, incomplete, nested) = cx.finish();
+        self.imports = imports;
+        self.incomplete.extend(incomplete);
+        let idx = self.out.len() as u32;
+        self.out.push(FnDef {
+            name: sig.ident.to_string(),
+            name_span: sp(sig.ident.span()),
+            kind: src.kind,
+            owner: src.owner,
+            module: module.to_vec(),
+            attrs: attrs_of(src.attrs),
+            has_receiver,
+            params,
+            generics,
+            ret,
+            is_async: sig.asyncness.is_some(),
+            body,
+        });
+        for item in nested {
+            self.item(item, module, Some(idx));
+        }
+    }
+}

@@ -1,0 +1,898 @@
+//! Expressions, blocks and patterns → IR. Locals are resolved through a scope stack as the
+//! body is lowered, so every use points at its binding. Method-call, `?`, `.await`, field and
+//! binary chains are lowered iteratively; other nesting is followed up to [`MAX_DEPTH`] (the
+//! stack grows on demand), deeper parts become `Opaque` and are reported as incomplete.
+
+use super::ir::*;
+use super::lower::{delim_sp, sp};
+use super::resolve::{Imports, segments};
+use crate::diagnostic::FileId;
+
+/// How deep the lowering follows nested expressions before giving up on a part.
+pub const MAX_DEPTH: u32 = 3000;
+
+/// Stack kept free before recursing, and the size of each extra segment.
+const RED_ZONE: usize = 128 * 1024;
+const GROW_BY: usize = 4 * 1024 * 1024;
+
+pub struct BodyCx<'i, 's> {
+    pub file: FileId,
+    pub imports: &'i Imports,
+    pub body: Body,
+    /// Bindings in scope, innermost last; `marks` hold scope starts.
+    scope: Vec<(String, LocalId)>,
+    marks: Vec<usize>,
+    closure: Option<ClosureId>,
+    depth: u32,
+    incomplete: Vec<Incomplete>,
+    nested: Vec<&'s syn::Item>,
+    /// While lowering the second and later cases of an or-pattern: the first case's bindings.
+    or_bindings: Option<Vec<(String, LocalId)>>,
+}
+
+/// The value of an integer literal, negated or not, through parentheses and casts.
+pub fn int_literal(expr: &syn::Expr) -> Option<i64> {
+    match expr {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => i.base10_parse::<i64>().ok(),
+        syn::Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Neg(_),
+            expr,
+            ..
+        }) => int_literal(expr).map(|v| -v),
+        syn::Expr::Paren(p) => int_literal(&p.expr),
+        syn::Expr::Group(g) => int_literal(&g.expr),
+        syn::Expr::Cast(c) => int_literal(&c.expr),
+        _ => None,
+    }
+}
+
+fn lit_of(lit: &syn::Lit) -> Lit {
+    match lit {
+        syn::Lit::Str(s) => Lit::Str(s.value().into_boxed_str()),
+        syn::Lit::Int(i) => i.base10_parse::<i128>().map_or(Lit::Other, Lit::Int),
+        syn::Lit::Bool(b) => Lit::Bool(b.value),
+        _ => Lit::Other,
+    }
+}
+
+fn binop(op: &syn::BinOp) -> (BinOp, bool) {
+    use syn::BinOp as B;
+    match op {
+        B::Add(_) => (BinOp::Add, false),
+        B::Sub(_) => (BinOp::Sub, false),
+        B::And(_) => (BinOp::And, false),
+        B::Or(_) => (BinOp::Or, false),
+        B::Eq(_) => (BinOp::Eq, false),
+        B::Ne(_) => (BinOp::Ne, false),
+        B::Lt(_) => (BinOp::Lt, false),
+        B::Le(_) => (BinOp::Le, false),
+        B::Gt(_) => (BinOp::Gt, false),
+        B::Ge(_) => (BinOp::Ge, false),
+        B::AddAssign(_) => (BinOp::Add, true),
+        B::SubAssign(_) => (BinOp::Sub, true),
+        B::Mul(_) | B::Div(_) | B::Rem(_) | B::Shl(_) | B::Shr(_) => (BinOp::Arith, false),
+        B::BitXor(_) | B::BitAnd(_) | B::BitOr(_) => (BinOp::Arith, false),
+        B::MulAssign(_) | B::DivAssign(_) | B::RemAssign(_) => (BinOp::Arith, true),
+        B::BitXorAssign(_) | B::BitAndAssign(_) | B::BitOrAssign(_) => (BinOp::Arith, true),
+        B::ShlAssign(_) | B::ShrAssign(_) => (BinOp::Arith, true),
+        _ => (BinOp::Other, false),
+    }
+}
+
+/// A path's span from its first to its last token.
+fn path_sp(path: &syn::Path) -> Sp {
+    let start = path
+        .leading_colon
+        .map(|c| sp(c.spans[0]))
+        .or_else(|| path.segments.first().map(|s| sp(s.ident.span())))
+        .unwrap_or_default();
+    let end = path.segments.last().map_or(start, |s| match &s.arguments {
+        syn::PathArguments::AngleBracketed(a) => sp(a.gt_token.span),
+        syn::PathArguments::Parenthesized(p) => delim_sp(&p.paren_token.span),
+        syn::PathArguments::None => sp(s.ident.span()),
+    });
+    start.to(end)
+}
+
+/// A link of a chain that is lowered iteratively.
+enum Link<'e> {
+    Method(&'e syn::ExprMethodCall),
+    Try(&'e syn::ExprTry),
+    Await(&'e syn::ExprAwait),
+    Field(&'e syn::ExprField),
+}
+
+impl<'i, 's> BodyCx<'i, 's> {
+    pub fn new(file: FileId, imports: &'i Imports) -> Self {
+        BodyCx {
+            file,
+            imports,
+            body: Body::default(),
+            scope: Vec::new(),
+            marks: Vec::new(),
+            closure: None,
+            depth: 0,
+            incomplete: Vec::new(),
+            nested: Vec::new(),
+            or_bindings: None,
+        }
+    }
+
+    pub fn finish(self) -> (Body, Vec<Incomplete>, Vec<&'s syn::Item>) {
+        (self.body, self.incomplete, self.nested)
+    }
+
+    pub fn push(&mut self, kind: ExprKind, span: Sp) -> ExprId {
+        self.body.exprs.push(Expr { kind, span });
+        (self.body.exprs.len() - 1) as ExprId
+    }
+
+    fn push_pat(&mut self, kind: PatKind, span: Sp) -> PatId {
+        self.body.pats.push(Pat { kind, span });
+        (self.body.pats.len() - 1) as PatId
+    }
+
+    pub fn span_of(&self, id: ExprId) -> Sp {
+        self.body.expr(id).span
+    }
+
+    fn open(&mut self) {
+        self.marks.push(self.scope.len());
+    }
+
+    fn close(&mut self) {
+        let mark = self.marks.pop().unwrap_or(0);
+        self.scope.truncate(mark);
+    }
+
+    /// The binding a name refers to here.
+    pub fn lookup(&self, name: &str) -> Option<LocalId> {
+        self.scope
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, id)| *id)
+    }
+
+    fn bind(&mut self, name: String, span: Sp) -> LocalId {
+        if let Some(first) = &self.or_bindings
+            && let Some((_, id)) = first.iter().find(|(n, _)| *n == name)
+        {
+            return *id;
+        }
+        self.body.locals.push(LocalDef {
+            name: name.clone(),
+            span,
+        });
+        let id = (self.body.locals.len() - 1) as LocalId;
+        self.scope.push((name, id));
+        id
+    }
+
+    fn too_deep(&mut self, span: Sp) -> ExprId {
+        self.incomplete.push(Incomplete {
+            span,
+            reason: format!("expressions nest deeper than {MAX_DEPTH} levels here"),
+        });
+        self.push(ExprKind::Opaque, span)
+    }
+
+    pub fn expr(&mut self, e: &'s syn::Expr) -> ExprId {
+        if self.depth >= MAX_DEPTH {
+            let span = first_span(e);
+            return self.too_deep(span);
+        }
+        self.depth += 1;
+        let id = stacker::maybe_grow(RED_ZONE, GROW_BY, || self.expr_inner(e));
+        self.depth -= 1;
+        id
+    }
+
+    /// Lowers an expression parsed out of macro tokens: its items are not collected.
+    pub fn foreign_expr(&mut self, e: &syn::Expr) -> ExprId {
+        // SAFETY-free trick avoided: macro-parsed syntax lives shorter than `'s`, so it is
+        // lowered by a short-lived context sharing this body.
+        let mut sub = BodyCx {
+            file: self.file,
+            imports: self.imports,
+            body: std::mem::take(&mut self.body),
+            scope: std::mem::take(&mut self.scope),
+            marks: std::mem::take(&mut self.marks),
+            closure: self.closure,
+            depth: self.depth,
+            incomplete: std::mem::take(&mut self.incomplete),
+            nested: Vec::new(),
+            or_bindings: None,
+        };
+        let id = sub.expr(e);
+        self.body = sub.body;
+        self.scope = sub.scope;
+        self.marks = sub.marks;
+        self.incomplete = sub.incomplete;
+        id
+    }
+
+    /// Lowers a pattern parsed out of macro tokens (`matches!(x, P)`).
+    pub fn foreign_pat(&mut self, p: &syn::Pat) -> PatId {
+        let mut sub = BodyCx {
+            file: self.file,
+            imports: self.imports,
+            body: std::mem::take(&mut self.body),
+            scope: std::mem::take(&mut self.scope),
+            marks: std::mem::take(&mut self.marks),
+            closure: self.closure,
+            depth: self.depth,
+            incomplete: std::mem::take(&mut self.incomplete),
+            nested: Vec::new(),
+            or_bindings: None,
+        };
+        sub.open();
+        let id = sub.pat(p);
+        sub.close();
+        self.body = sub.body;
+        self.scope = sub.scope;
+        self.marks = sub.marks;
+        self.incomplete = sub.incomplete;
+        id
+    }
+
+    /// Lowers a block parsed out of macro tokens (`tokio::select!` arm bodies).
+    pub fn foreign_block(&mut self, stmts: &[syn::Stmt], span: Sp) -> ExprId {
+        let block = syn::Block {
+            brace_token: Default::default(),
+            stmts: stmts.to_vec(),
+        };
+        let mut sub = BodyCx {
+            file: self.file,
+            imports: self.imports,
+            body: std::mem::take(&mut self.body),
+            scope: std::mem::take(&mut self.scope),
+            marks: std::mem::take(&mut self.marks),
+            closure: self.closure,
+            depth: self.depth,
+            incomplete: std::mem::take(&mut self.incomplete),
+            nested: Vec::new(),
+            or_bindings: None,
+        };
+        let id = sub.block_expr(&block, BlockKind::Plain, Some(span));
+        self.body = sub.body;
+        self.scope = sub.scope;
+        self.marks = sub.marks;
+        self.incomplete = sub.incomplete;
+        id
+    }
+
+    fn exprs(&mut self, es: impl IntoIterator<Item = &'s syn::Expr>) -> Vec<ExprId> {
+        es.into_iter().map(|e| self.expr(e)).collect()
+    }
+
+    fn expr_inner(&mut self, e: &'s syn::Expr) -> ExprId {
+        use syn::Expr as E;
+        match e {
+            E::Array(a) => {
+                let elems = self.exprs(&a.elems);
+                self.push(ExprKind::Array(elems), delim_sp(&a.bracket_token.span))
+            }
+            E::Assign(a) => {
+                let place = self.expr(&a.left);
+                let value = self.expr(&a.right);
+                let span = self.span_of(place).to(self.span_of(value));
+                self.push(
+                    ExprKind::Assign {
+                        place,
+                        value,
+                        compound: false,
+                    },
+                    span,
+                )
+            }
+            E::Async(a) => {
+                let start = sp(a.async_token.span);
+                self.async_block(&a.block, start)
+            }
+            E::Binary(_) => self.binary_chain(e),
+            E::Block(b) => self.block_expr(&b.block, BlockKind::Plain, None),
+            E::Break(b) => {
+                let value = b.expr.as_ref().map(|v| self.expr(v));
+                let mut span = sp(b.break_token.span);
+                if let Some(v) = value {
+                    span = span.to(self.span_of(v));
+                }
+                self.push(ExprKind::Break(value), span)
+            }
+            E::Call(c) => {
+                let func = self.expr(&c.func);
+                let args = self.exprs(&c.args);
+                let span = self.span_of(func).to(delim_sp(&c.paren_token.span));
+                self.push(ExprKind::Call { func, args }, span)
+            }
+            E::Cast(c) => {
+                let inner = self.expr(&c.expr);
+                let ty = self.imports.ty(&c.ty);
+                let span = self.span_of(inner).to(sp(c.as_token.span));
+                self.push(ExprKind::Cast { expr: inner, ty }, span)
+            }
+            E::Closure(c) => self.closure(c),
+            E::Const(c) => {
+                self.block_expr(&c.block, BlockKind::Const, Some(sp(c.const_token.span)))
+            }
+            E::Continue(c) => self.push(ExprKind::Continue, sp(c.continue_token.span)),
+            E::Field(_) | E::MethodCall(_) | E::Try(_) | E::Await(_) => self.chain(e),
+            E::ForLoop(f) => {
+                let iter = self.expr(&f.expr);
+                self.open();
+                let pat = self.pat(&f.pat);
+                let body = self.block_expr(&f.body, BlockKind::Plain, None);
+                self.close();
+                let span = sp(f.for_token.span).to(self.span_of(body));
+                self.push(ExprKind::For { pat, iter, body }, span)
+            }
+            E::Group(g) => self.expr(&g.expr),
+            E::If(i) => self.if_expr(i),
+            E::Index(i) => {
+                let base = self.expr(&i.expr);
+                let index = self.expr(&i.index);
+                let bracket = delim_sp(&i.bracket_token.span);
+                let span = self.span_of(base).to(bracket);
+                self.push(
+                    ExprKind::Index {
+                        base,
+                        index,
+                        bracket,
+                    },
+                    span,
+                )
+            }
+            E::Let(l) => {
+                let value = self.expr(&l.expr);
+                let pat = self.pat(&l.pat);
+                let span = sp(l.let_token.span).to(self.span_of(value));
+                self.push(ExprKind::Let { pat, expr: value }, span)
+            }
+            E::Lit(l) => self.push(ExprKind::Lit(lit_of(&l.lit)), sp(l.lit.span())),
+            E::Loop(l) => {
+                let body = self.block_expr(&l.body, BlockKind::Plain, None);
+                let span = sp(l.loop_token.span).to(self.span_of(body));
+                self.push(ExprKind::Loop { body }, span)
+            }
+            E::Macro(m) => self.macro_call(&m.mac),
+            E::Match(m) => {
+                let scrutinee = self.expr(&m.expr);
+                let mut arms = Vec::new();
+                for arm in &m.arms {
+                    self.open();
+                    let pat = self.pat(&arm.pat);
+                    let guard = arm.guard.as_ref().map(|(_, g)| self.expr(g));
+                    let body = self.expr(&arm.body);
+                    self.close();
+                    arms.push(Arm { pat, guard, body });
+                }
+                let span = sp(m.match_token.span).to(delim_sp(&m.brace_token.span));
+                self.push(ExprKind::Match { scrutinee, arms }, span)
+            }
+            E::Paren(p) => self.expr(&p.expr),
+            E::Path(p) => self.path_expr(p),
+            E::Range(r) => {
+                let start = r.start.as_ref().map(|s| self.expr(s));
+                let end = r.end.as_ref().map(|s| self.expr(s));
+                let limits = match &r.limits {
+                    syn::RangeLimits::HalfOpen(t) => sp(t.spans[0]),
+                    syn::RangeLimits::Closed(t) => sp(t.spans[0]),
+                };
+                let mut span = limits;
+                for part in [start, end].into_iter().flatten() {
+                    span = span.to(self.span_of(part));
+                }
+                self.push(ExprKind::Range { start, end }, span)
+            }
+            E::RawAddr(r) => {
+                let inner = self.expr(&r.expr);
+                let span = sp(r.and_token.span).to(self.span_of(inner));
+                self.push(ExprKind::Ref(inner), span)
+            }
+            E::Reference(r) => {
+                let inner = self.expr(&r.expr);
+                let span = sp(r.and_token.span).to(self.span_of(inner));
+                self.push(ExprKind::Ref(inner), span)
+            }
+            E::Repeat(r) => {
+                let value = self.expr(&r.expr);
+                let len = self.expr(&r.len);
+                self.push(
+                    ExprKind::Array(vec![value, len]),
+                    delim_sp(&r.bracket_token.span),
+                )
+            }
+            E::Return(r) => {
+                let value = r.expr.as_ref().map(|v| self.expr(v));
+                let mut span = sp(r.return_token.span);
+                if let Some(v) = value {
+                    span = span.to(self.span_of(v));
+                }
+                self.push(ExprKind::Return(value), span)
+            }
+            E::Struct(s) => {
+                let path = segments(&s.path);
+                let mut fields = Vec::new();
+                for f in &s.fields {
+                    let name = match &f.member {
+                        syn::Member::Named(n) => n.to_string(),
+                        syn::Member::Unnamed(i) => i.index.to_string(),
+                    };
+                    fields.push((name, self.expr(&f.expr)));
+                }
+                let rest = s.rest.as_ref().map(|r| self.expr(r));
+                let span = path_sp(&s.path).to(delim_sp(&s.brace_token.span));
+                self.push(ExprKind::Struct { path, fields, rest }, span)
+            }
+            E::TryBlock(t) => {
+                self.block_expr(&t.block, BlockKind::Plain, Some(sp(t.try_token.span)))
+            }
+            E::Tuple(t) => {
+                let elems = self.exprs(&t.elems);
+                self.push(ExprKind::Tuple(elems), delim_sp(&t.paren_token.span))
+            }
+            E::Unary(u) => {
+                let inner = self.expr(&u.expr);
+                let (kind, op) = match u.op {
+                    syn::UnOp::Deref(t) => (ExprKind::Deref(inner), sp(t.span)),
+                    syn::UnOp::Not(t) => (ExprKind::Not(inner), sp(t.span)),
+                    syn::UnOp::Neg(t) => (ExprKind::Neg(inner), sp(t.span)),
+                    _ => (ExprKind::Deref(inner), self.span_of(inner)),
+                };
+                let span = op.to(self.span_of(inner));
+                self.push(kind, span)
+            }
+            E::Unsafe(u) => {
+                self.block_expr(&u.block, BlockKind::Unsafe, Some(sp(u.unsafe_token.span)))
+            }
+            E::While(w) => {
+                self.open();
+                let cond = self.expr(&w.cond);
+                let body = self.block_expr(&w.body, BlockKind::Plain, None);
+                self.close();
+                let span = sp(w.while_token.span).to(self.span_of(body));
+                self.push(ExprKind::While { cond, body }, span)
+            }
+            E::Yield(y) => {
+                // The value is lowered for the calls in it; a generator's yield is not modelled.
+                if let Some(v) = &y.expr {
+                    let value = self.expr(v);
+                    let stmts = vec![Stmt::Expr {
+                        expr: value,
+                        semi: true,
+                    }];
+                    let span = sp(y.yield_token.span).to(self.span_of(value));
+                    return self.push(
+                        ExprKind::Block {
+                            stmts,
+                            tail: None,
+                            kind: BlockKind::Plain,
+                        },
+                        span,
+                    );
+                }
+                self.push(ExprKind::Opaque, sp(y.yield_token.span))
+            }
+            E::Infer(i) => self.push(ExprKind::Opaque, sp(i.underscore_token.span)),
+            _ => {
+                let span = first_span(e);
+                self.push(ExprKind::Opaque, span)
+            }
+        }
+    }
+
+    fn path_expr(&mut self, p: &syn::ExprPath) -> ExprId {
+        let span = path_sp(&p.path);
+        if p.qself.is_none()
+            && let Some(ident) = p.path.get_ident()
+        {
+            let name = ident.to_string();
+            if name == "self" {
+                return self.push(ExprKind::SelfValue, span);
+            }
+            if let Some(local) = self.lookup(&name) {
+                return self.push(ExprKind::Local(local), span);
+            }
+        }
+        let mut path = segments(&p.path);
+        if let Some(q) = &p.qself {
+            // `<T as Trait>::f`: the type's name stands first.
+            if let super::resolve::Ty::Path { path: ty, .. } = self.imports.ty(&q.ty)
+                && let Some(last) = ty.last()
+            {
+                let keep = path.len().saturating_sub(1);
+                path = vec![last.clone()]
+                    .into_iter()
+                    .chain(path.split_off(keep))
+                    .collect();
+            }
+        }
+        self.push(ExprKind::Path(path), span)
+    }
+
+    /// `a.b().c?.await.d`: the links are collected first, then lowered bottom-up.
+    fn chain(&mut self, e: &'s syn::Expr) -> ExprId {
+        let mut links: Vec<Link<'s>> = Vec::new();
+        let mut cur = e;
+        loop {
+            match cur {
+                syn::Expr::MethodCall(m) => {
+                    links.push(Link::Method(m));
+                    cur = &m.receiver;
+                }
+                syn::Expr::Try(t) => {
+                    links.push(Link::Try(t));
+                    cur = &t.expr;
+                }
+                syn::Expr::Await(a) => {
+                    links.push(Link::Await(a));
+                    cur = &a.base;
+                }
+                syn::Expr::Field(f) => {
+                    links.push(Link::Field(f));
+                    cur = &f.base;
+                }
+                syn::Expr::Paren(p)
+                    if matches!(
+                        &*p.expr,
+                        syn::Expr::MethodCall(_)
+                            | syn::Expr::Try(_)
+                            | syn::Expr::Await(_)
+                            | syn::Expr::Field(_)
+                    ) =>
+                {
+                    cur = &p.expr;
+                }
+                _ => break,
+            }
+        }
+        let mut id = self.expr(cur);
+        let start = self.span_of(id).start;
+        for link in links.into_iter().rev() {
+            id = match link {
+                Link::Method(m) => {
+                    let args = self.exprs(&m.args);
+                    let end = delim_sp(&m.paren_token.span).end;
+                    self.push(
+                        ExprKind::MethodCall {
+                            receiver: id,
+                            method: m.method.to_string(),
+                            method_span: sp(m.method.span()),
+                            args,
+                        },
+                        Sp { start, end },
+                    )
+                }
+                Link::Try(t) => {
+                    let question = sp(t.question_token.span);
+                    self.push(
+                        ExprKind::Try { expr: id, question },
+                        Sp {
+                            start,
+                            end: question.end,
+                        },
+                    )
+                }
+                Link::Await(a) => {
+                    let end = sp(a.await_token.span).end;
+                    self.push(ExprKind::Await(id), Sp { start, end })
+                }
+                Link::Field(f) => {
+                    let (member, end) = match &f.member {
+                        syn::Member::Named(n) => (n.to_string(), sp(n.span()).end),
+                        syn::Member::Unnamed(i) => (i.index.to_string(), sp(i.span).end),
+                    };
+                    self.push(ExprKind::Field { base: id, member }, Sp { start, end })
+                }
+            };
+        }
+        id
+    }
+
+    /// `a + b + c` nests to the left; the spine is walked iteratively.
+    fn binary_chain(&mut self, e: &'s syn::Expr) -> ExprId {
+        let mut spine: Vec<&'s syn::ExprBinary> = Vec::new();
+        let mut cur = e;
+        while let syn::Expr::Binary(b) = cur {
+            spine.push(b);
+            cur = &b.left;
+        }
+        let mut lhs = self.expr(cur);
+        for b in spine.into_iter().rev() {
+            let rhs = self.expr(&b.right);
+            let (op, compound) = binop(&b.op);
+            let span = self.span_of(lhs).to(self.span_of(rhs));
+            lhs = if compound {
+                self.push(
+                    ExprKind::Assign {
+                        place: lhs,
+                        value: rhs,
+                        compound: true,
+                    },
+                    span,
+                )
+            } else {
+                self.push(ExprKind::Binary { op, lhs, rhs }, span)
+            };
+        }
+        lhs
+    }
+
+    fn if_expr(&mut self, i: &'s syn::ExprIf) -> ExprId {
+        self.open();
+        let cond = self.expr(&i.cond);
+        let then = self.block_expr(&i.then_branch, BlockKind::Plain, None);
+        self.close();
+        let els = i.else_branch.as_ref().map(|(_, e)| self.expr(e));
+        let mut span = sp(i.if_token.span).to(self.span_of(then));
+        if let Some(e) = els {
+            span = span.to(self.span_of(e));
+        }
+        self.push(ExprKind::If { cond, then, els }, span)
+    }
+
+    fn closure(&mut self, c: &'s syn::ExprClosure) -> ExprId {
+        let start = c
+            .lifetimes
+            .as_ref()
+            .map(|l| sp(l.for_token.span))
+            .or_else(|| c.constness.map(|t| sp(t.span)))
+            .or_else(|| c.movability.map(|t| sp(t.span)))
+            .or_else(|| c.asyncness.map(|t| sp(t.span)))
+            .or_else(|| c.capture.map(|t| sp(t.span)))
+            .unwrap_or_else(|| sp(c.or1_token.span));
+        let id = self.body.closures.len() as ClosureId;
+        self.body.closures.push(ClosureDef {
+            params: Vec::new(),
+            param_tys: Vec::new(),
+            body: 0,
+            span: start,
+            parent: self.closure,
+            is_async_block: false,
+        });
+        let outer = self.closure.replace(id);
+        self.open();
+        let mut params = Vec::new();
+        let mut tys = Vec::new();
+        for p in &c.inputs {
+            params.push(self.pat(p));
+            tys.push(match p {
+                syn::Pat::Type(t) => Some(self.imports.ty(&t.ty)),
+                _ => None,
+            });
+        }
+        let body = self.expr(&c.body);
+        self.close();
+        self.closure = outer;
+        let span = start.to(self.span_of(body));
+        let def = &mut self.body.closures[id as usize];
+        def.params = params;
+        def.param_tys = tys;
+        def.body = body;
+        def.span = span;
+        self.push(ExprKind::Closure(id), span)
+    }
+
+    /// An `async { .. }` block: a body of its own, like a closure without parameters.
+    fn async_block(&mut self, block: &'s syn::Block, start: Sp) -> ExprId {
+        let id = self.body.closures.len() as ClosureId;
+        self.body.closures.push(ClosureDef {
+            params: Vec::new(),
+            param_tys: Vec::new(),
+            body: 0,
+            span: start,
+            parent: self.closure,
+            is_async_block: true,
+        });
+        let outer = self.closure.replace(id);
+        let body = self.block_expr(block, BlockKind::Async, Some(start));
+        self.closure = outer;
+        let span = start.to(self.span_of(body));
+        let def = &mut self.body.closures[id as usize];
+        def.body = body;
+        def.span = span;
+        self.push(ExprKind::Closure(id), span)
+    }
+
+    /// A block with its own scope. `start` widens the span to a leading keyword.
+    pub fn block_expr(&mut self, b: &'s syn::Block, kind: BlockKind, start: Option<Sp>) -> ExprId {
+        self.open();
+        let mut stmts = Vec::new();
+        let mut tail = None;
+        let last = b.stmts.len().saturating_sub(1);
+        for (i, stmt) in b.stmts.iter().enumerate() {
+            match stmt {
+                syn::Stmt::Local(l) => stmts.push(self.local(l)),
+                syn::Stmt::Item(item) => self.nested.push(item),
+                syn::Stmt::Expr(e, semi) => {
+                    let id = self.expr(e);
+                    if i == last && semi.is_none() {
+                        tail = Some(id);
+                    } else {
+                        stmts.push(Stmt::Expr {
+                            expr: id,
+                            semi: semi.is_some(),
+                        });
+                    }
+                }
+                syn::Stmt::Macro(m) => {
+                    let id = self.macro_call(&m.mac);
+                    if i == last && m.semi_token.is_none() {
+                        tail = Some(id);
+                    } else {
+                        stmts.push(Stmt::Expr {
+                            expr: id,
+                            semi: m.semi_token.is_some(),
+                        });
+                    }
+                }
+            }
+        }
+        self.close();
+        let mut span = delim_sp(&b.brace_token.span);
+        if let Some(s) = start {
+            span = s.to(span);
+        }
+        self.push(ExprKind::Block { stmts, tail, kind }, span)
+    }
+
+    fn local(&mut self, l: &'s syn::Local) -> Stmt {
+        let init = l.init.as_ref().map(|i| self.expr(&i.expr));
+        let els = l
+            .init
+            .as_ref()
+            .and_then(|i| i.diverge.as_ref())
+            .map(|(_, e)| self.expr(e));
+        let ty = match &l.pat {
+            syn::Pat::Type(t) => Some(self.imports.ty(&t.ty)),
+            _ => None,
+        };
+        let pat = self.pat(&l.pat);
+        Stmt::Let { pat, ty, init, els }
+    }
+
+    pub fn pat(&mut self, p: &syn::Pat) -> PatId {
+        if self.depth >= MAX_DEPTH {
+            self.incomplete.push(Incomplete {
+                span: Sp::default(),
+                reason: format!("patterns nest deeper than {MAX_DEPTH} levels"),
+            });
+            return self.push_pat(PatKind::Opaque, Sp::default());
+        }
+        self.depth += 1;
+        let id = stacker::maybe_grow(RED_ZONE, GROW_BY, || self.pat_inner(p));
+        self.depth -= 1;
+        id
+    }
+
+    fn pats<'p>(&mut self, ps: impl IntoIterator<Item = &'p syn::Pat>) -> Vec<PatId> {
+        ps.into_iter().map(|p| self.pat(p)).collect()
+    }
+
+    fn pat_inner(&mut self, p: &syn::Pat) -> PatId {
+        use syn::Pat as P;
+        match p {
+            P::Ident(i) => {
+                let span = sp(i.ident.span());
+                let name = i.ident.to_string();
+                let constant_like = i.subpat.is_none()
+                    && i.by_ref.is_none()
+                    && i.mutability.is_none()
+                    && name.chars().next().is_some_and(char::is_uppercase);
+                if constant_like {
+                    return self.push_pat(PatKind::Path(vec![name]), span);
+                }
+                let sub = i.subpat.as_ref().map(|(_, s)| self.pat(s));
+                let local = self.bind(name, span);
+                self.push_pat(PatKind::Bind { local, sub }, span)
+            }
+            P::Lit(l) => self.push_pat(PatKind::Lit(lit_of(&l.lit)), sp(l.lit.span())),
+            P::Or(o) => {
+                let mut cases = Vec::new();
+                let before = self.scope.len();
+                for (i, case) in o.cases.iter().enumerate() {
+                    cases.push(self.pat(case));
+                    if i == 0 {
+                        self.or_bindings = Some(self.scope[before..].to_vec());
+                    }
+                }
+                self.or_bindings = None;
+                let span = cases
+                    .first()
+                    .map(|&c| self.body.pat(c).span)
+                    .unwrap_or_default();
+                self.push_pat(PatKind::Or(cases), span)
+            }
+            P::Paren(p) => self.pat(&p.pat),
+            P::Range(_) => self.push_pat(PatKind::Range, Sp::default()),
+            P::Reference(r) => {
+                let inner = self.pat(&r.pat);
+                let span = sp(r.and_token.span).to(self.body.pat(inner).span);
+                self.push_pat(PatKind::Ref(inner), span)
+            }
+            P::Rest(r) => self.push_pat(PatKind::Rest, sp(r.dot2_token.spans[0])),
+            P::Slice(s) => {
+                let elems = self.pats(&s.elems);
+                self.push_pat(PatKind::Slice(elems), delim_sp(&s.bracket_token.span))
+            }
+            P::Struct(s) => {
+                let path = segments(&s.path);
+                let mut fields = Vec::new();
+                for f in &s.fields {
+                    let name = match &f.member {
+                        syn::Member::Named(n) => n.to_string(),
+                        syn::Member::Unnamed(i) => i.index.to_string(),
+                    };
+                    fields.push((name, self.pat(&f.pat)));
+                }
+                let span = path_sp(&s.path).to(delim_sp(&s.brace_token.span));
+                self.push_pat(PatKind::Struct { path, fields }, span)
+            }
+            P::Tuple(t) => {
+                let elems = self.pats(&t.elems);
+                self.push_pat(PatKind::Tuple(elems), delim_sp(&t.paren_token.span))
+            }
+            P::TupleStruct(t) => {
+                let path = segments(&t.path);
+                let elems = self.pats(&t.elems);
+                let span = path_sp(&t.path).to(delim_sp(&t.paren_token.span));
+                self.push_pat(PatKind::TupleStruct { path, elems }, span)
+            }
+            P::Type(t) => {
+                let inner = self.pat(&t.pat);
+                let ty = self.imports.ty(&t.ty);
+                let span = self.body.pat(inner).span;
+                self.push_pat(PatKind::Typed { pat: inner, ty }, span)
+            }
+            P::Wild(w) => self.push_pat(PatKind::Wild, sp(w.underscore_token.span)),
+            P::Path(p) => {
+                let span = path_sp(&p.path);
+                self.push_pat(PatKind::Path(segments(&p.path)), span)
+            }
+            _ => self.push_pat(PatKind::Opaque, Sp::default()),
+        }
+    }
+}
+
+/// The span of an expression's first token, without turning the expression into tokens.
+fn first_span(e: &syn::Expr) -> Sp {
+    let mut cur = e;
+    loop {
+        cur = match cur {
+            syn::Expr::MethodCall(m) => &m.receiver,
+            syn::Expr::Try(t) => &t.expr,
+            syn::Expr::Await(a) => &a.base,
+            syn::Expr::Field(f) => &f.base,
+            syn::Expr::Binary(b) => &b.left,
+            syn::Expr::Call(c) => &c.func,
+            syn::Expr::Index(i) => &i.expr,
+            syn::Expr::Cast(c) => &c.expr,
+            syn::Expr::Assign(a) => &a.left,
+            syn::Expr::Paren(p) => return delim_sp(&p.paren_token.span),
+            syn::Expr::Unary(u) => {
+                return match u.op {
+                    syn::UnOp::Deref(t) => sp(t.span),
+                    syn::UnOp::Not(t) => sp(t.span),
+                    syn::UnOp::Neg(t) => sp(t.span),
+                    _ => Sp::default(),
+                };
+            }
+            syn::Expr::Reference(r) => return sp(r.and_token.span),
+            syn::Expr::Return(r) => return sp(r.return_token.span),
+            syn::Expr::Closure(c) => return sp(c.or1_token.span),
+            syn::Expr::Path(p) => return path_sp(&p.path),
+            syn::Expr::Lit(l) => return sp(l.lit.span()),
+            syn::Expr::Block(b) => return delim_sp(&b.block.brace_token.span),
+            syn::Expr::Tuple(t) => return delim_sp(&t.paren_token.span),
+            syn::Expr::Array(a) => return delim_sp(&a.bracket_token.span),
+            syn::Expr::Macro(m) => return path_sp(&m.mac.path),
+            syn::Expr::If(i) => return sp(i.if_token.span),
+            syn::Expr::Match(m) => return sp(m.match_token.span),
+            _ => return Sp::default(),
+        };
+    }
+}

@@ -466,6 +466,12 @@ fn crate_findings(input: &CrateInput<'_>) -> (Vec<Finding>, usize) {
     // stdio server; its "handlers" are not handlers.
     let serving = !own_responses || reads_stdin;
     let handlers = Handlers::build(&analysis, input.sdk, serving);
+    if std::env::var_os("MCP_LINT_DUMP").is_some_and(|v| v == "summaries") {
+        eprint!(
+            "{}",
+            crate::analysis::dump::dump(&analysis, &handlers, input.sources)
+        );
+    }
     let stdio = Stdio::build(&analysis, &handlers, own_responses);
     let cx = lints::Cx {
         sources: input.sources,

@@ -275,7 +275,7 @@ pub fn resolve_fn(
         open: Vec::new(),
     };
     for p in &def.params {
-        let ty = types.expand(&p.ty);
+        let ty = w.normalize(types.expand(&p.ty));
         w.bind(p.pat, Some(ty));
     }
     if let Some(root) = def.body.root {
@@ -361,6 +361,23 @@ impl Walker<'_, '_> {
         }
     }
 
+    /// `Self::Args` in a method of an impl that says `type Args = FooArgs;`: `FooArgs`.
+    fn normalize(&self, ty: Ty) -> Ty {
+        let FnKind::Method { impl_idx } = self.def.kind else {
+            return ty;
+        };
+        match &ty {
+            Ty::Path { path, .. } if path.len() == 2 && path[0] == "Self" => self
+                .program
+                .file_ir(self.func)
+                .impls
+                .get(impl_idx as usize)
+                .and_then(|i| i.assoc_types.iter().find(|(n, _)| *n == path[1]))
+                .map_or(ty.clone(), |(_, t)| t.clone()),
+            _ => ty,
+        }
+    }
+
     fn self_ty(&self) -> Option<Ty> {
         self.def.owner.as_ref().map(|o| Ty::Path {
             path: vec![o.clone()],
@@ -398,7 +415,9 @@ impl Walker<'_, '_> {
                     .last()
                     .is_some_and(|n| n.chars().next().is_some_and(char::is_lowercase))
                 {
-                    let targets = self.types.resolve_path(self.program, self.func, path);
+                    let imports = &self.program.file_ir(self.func).imports;
+                    let resolved = imports.resolve_segments(path);
+                    let targets = self.types.resolve_path(self.program, self.func, &resolved);
                     if !targets.is_empty() {
                         self.record(id, CallKind::FnValue, targets, false);
                     }
@@ -466,7 +485,10 @@ impl Walker<'_, '_> {
                             if let Some(e) = els {
                                 self.visit(*e);
                             }
-                            let ty = ty.as_ref().map(|t| self.types.expand(t)).or(init_ty);
+                            let ty = ty
+                                .as_ref()
+                                .map(|t| self.normalize(self.types.expand(t)))
+                                .or(init_ty);
                             // `let Some(x) = opt else { .. }`.
                             self.bind(*pat, ty);
                         }
@@ -589,7 +611,12 @@ impl Walker<'_, '_> {
             self.open.pop();
             return None;
         };
-        let targets = self.types.resolve_path(self.program, self.func, path);
+        let imports = &self.program.file_ir(self.func).imports;
+        let resolved = imports.resolve_segments(path);
+        let mut targets = self.types.resolve_path(self.program, self.func, &resolved);
+        if targets.is_empty() && resolved != *path {
+            targets = self.types.resolve_path(self.program, self.func, path);
+        }
         let guard = path.last().is_some_and(|n| self.is_guard_name(n));
         let idx = self.record(id, CallKind::Call, targets.clone(), false);
         self.open.push(idx);
@@ -664,6 +691,16 @@ impl Walker<'_, '_> {
                 return (self.types.trait_method(tr, method), false);
             }
             if let Some(owner) = &self.def.owner {
+                // `impl<T: Tool> Dyn for T { .. self.m() .. }`: the bound's implementations.
+                if let Some(g) = self.def.generics.iter().find(|g| g.name == *owner) {
+                    let found: Vec<FnId> = g
+                        .bounds
+                        .iter()
+                        .flat_map(|b| self.types.trait_method(b, method))
+                        .filter(|&t| t != self.func)
+                        .collect();
+                    return (found, false);
+                }
                 let found = self.types.method_of(owner, method);
                 if !found.is_empty() {
                     return (found, false);

@@ -124,8 +124,11 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
         {
             continue;
         }
-        if o.via.is_none() && o.site.func == hf {
-            out.push(local(p, o.wrap, Some(o.site)));
+        if o.site.func == hf {
+            // Made here (or made here and come back through recursion): the exit is the site.
+            if o.via.is_none() {
+                out.push(local(p, o.wrap, Some(o.site)));
+            }
             continue;
         }
         let func = o.site.func;

@@ -34,7 +34,14 @@ pub(crate) fn reached(cx: &Cx<'_>, f: FnId, site: &PanicSite, under_abort: bool)
         }
         cx.panic_reach(node)?
     };
-    if site.kind == PanicKind::Index && !reach.in_handler() {
+    // Other requests (listing, prompts, resources) are judged in the handler itself: their
+    // helpers mostly build static data (schemas, descriptions).
+    if !reach.in_handler() && !cx.runs_tools(reach.handler) {
+        return None;
+    }
+    // Slicing with a computed bound (`&text[..500.min(text.len())]` splits a UTF-8 character)
+    // counts anywhere; other indexing in a helper only with a bound the arguments choose.
+    if site.kind == PanicKind::Index && !reach.in_handler() && site.what != "slicing" {
         let handler = cx.a.program.node(reach.handler).func;
         let chosen = site.at.is_some_and(|at| {
             cx.a.summaries[handler as usize]

@@ -465,6 +465,8 @@ pub struct ImplDef {
     pub attrs: Vec<Attr>,
     pub generics: Vec<Generic>,
     pub module: Vec<String>,
+    /// Associated types (`type Args = FooArgs;`).
+    pub assoc_types: Vec<(String, Ty)>,
 }
 
 #[derive(Clone, Debug)]

@@ -352,6 +352,14 @@ impl Lowerer {
             attrs: attrs_of(&i.attrs),
             generics: generics.clone(),
             module: module.to_vec(),
+            assoc_types: i
+                .items
+                .iter()
+                .filter_map(|item| match item {
+                    syn::ImplItem::Type(t) => Some((t.ident.to_string(), self.imports.ty(&t.ty))),
+                    _ => None,
+                })
+                .collect(),
         });
         for item in &i.items {
             match item {

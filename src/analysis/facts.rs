@@ -195,6 +195,8 @@ pub struct FnFacts {
     pub returned_async: Vec<ClosureId>,
     /// Calls and macros evaluated in a catch-all match arm.
     pub fallback_exprs: Vec<ExprId>,
+    /// Calls, macros and struct literals evaluated in an arm that selects a tool by name.
+    pub tool_arm_exprs: Vec<ExprId>,
 }
 
 /// Param sink bits.

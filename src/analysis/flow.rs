@@ -51,6 +51,8 @@ pub struct Flow<'p, 'a> {
     /// Inside a catch-all match arm; inside one of a `match` on a tool's name.
     pub fallback: u32,
     pub name_fallback: u32,
+    /// Inside an arm of a `match` on a tool's name that selects a tool.
+    pub tool_arm: u32,
     /// Lexically under `catch_unwind` or a configured guard.
     pub catch: u32,
     /// Call sites whose arguments are being evaluated, innermost last.
@@ -111,6 +113,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             gates: Vec::new(),
             fallback: 0,
             name_fallback: 0,
+            tool_arm: 0,
             catch: 0,
             open: Vec::new(),
             next_group: 0,
@@ -320,13 +323,19 @@ impl<'p, 'a> Flow<'p, 'a> {
 
     fn eval_inner(&mut self, id: ExprId) -> Val {
         let body = self.body;
-        if self.fallback > 0
-            && matches!(
-                body.expr(id).kind,
-                ExprKind::Call { .. } | ExprKind::MethodCall { .. } | ExprKind::Macro(_)
-            )
-        {
-            self.facts.fallback_exprs.push(id);
+        if matches!(
+            body.expr(id).kind,
+            ExprKind::Call { .. }
+                | ExprKind::MethodCall { .. }
+                | ExprKind::Macro(_)
+                | ExprKind::Struct { .. }
+        ) {
+            if self.fallback > 0 {
+                self.facts.fallback_exprs.push(id);
+            }
+            if self.tool_arm > 0 {
+                self.facts.tool_arm_exprs.push(id);
+            }
         }
         match &body.expr(id).kind {
             ExprKind::Lit(Lit::Str(s)) => {
@@ -663,6 +672,8 @@ impl<'p, 'a> Flow<'p, 'a> {
                     if on_name {
                         f.name_fallback += 1;
                     }
+                } else if on_name {
+                    f.tool_arm += 1;
                 }
                 f.bind(arm.pat, &sv, scrutinee);
                 if let Some(g) = arm.guard {
@@ -674,6 +685,8 @@ impl<'p, 'a> Flow<'p, 'a> {
                     if on_name {
                         f.name_fallback -= 1;
                     }
+                } else if on_name {
+                    f.tool_arm -= 1;
                 }
                 v
             });

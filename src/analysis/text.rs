@@ -22,11 +22,22 @@ pub fn is_failure_text(text: &str) -> bool {
     FAILURE_PREFIXES.iter().any(|p| t.starts_with(p))
 }
 
-/// A message about the tool itself being unknown ("unknown tool", "tool not found").
+/// A message about the tool itself being unknown ("unknown tool", "tool not found", "failed
+/// to parse tool name").
 pub fn mentions_unknown_tool(text: &str) -> bool {
     let t = text.to_lowercase();
     (t.contains("tool") || t.contains("method"))
-        && (t.contains("not found") || t.contains("unknown") || t.contains("no such"))
+        && [
+            "not found",
+            "unknown",
+            "no such",
+            "not exist",
+            "tool name",
+            "invalid tool",
+            "unsupported tool",
+        ]
+        .iter()
+        .any(|w| t.contains(w))
 }
 
 /// A message about the arguments ("missing argument", "`path` is required", "invalid ..").
@@ -213,6 +224,16 @@ pub fn mentions_name(body: &Body, e: ExprId) -> bool {
             ExprKind::MethodCall { receiver, args, .. } => {
                 stack.push(*receiver);
                 stack.extend(args.iter().copied());
+            }
+            // `params["name"]`, `params.get("name")`.
+            ExprKind::Index { base, index, .. } => {
+                stack.push(*base);
+                stack.push(*index);
+            }
+            ExprKind::Lit(Lit::Str(s)) => {
+                if matches!(&**s, "name" | "tool_name" | "tool") {
+                    return true;
+                }
             }
             ExprKind::Ref(i) | ExprKind::Deref(i) | ExprKind::Await(i) => stack.push(*i),
             _ => {}

@@ -58,6 +58,21 @@ impl<'a> Cx<'a> {
         self.a.program.site_span(site)
     }
 
+    /// The head of a call at `site` (`error_json` in `error_json(&format!(..))`, the method
+    /// name of a method call): a one-line place for findings about a call's result.
+    pub fn call_head_span(&self, site: Site) -> Span {
+        let body = &self.a.program.def(site.func).body;
+        match &body.expr(site.expr).kind {
+            crate::model::ir::ExprKind::Call { func, .. } => {
+                self.span(site.func, body.expr(*func).span)
+            }
+            crate::model::ir::ExprKind::MethodCall { method_span, .. } => {
+                self.span(site.func, *method_span)
+            }
+            _ => self.site_span(site),
+        }
+    }
+
     pub fn snippet(&self, span: Span) -> &'a str {
         self.sources.get(span.file).snippet(span)
     }

@@ -66,7 +66,11 @@ impl Lint for ErrorAsSuccess {
                         None => continue,
                     };
                     let site = SuccessSite {
-                        at: cx.site_span(at),
+                        at: if o.via.is_some() {
+                            cx.call_head_span(at)
+                        } else {
+                            cx.site_span(at)
+                        },
                         why: *o,
                         ctor_name: None,
                     };

@@ -328,11 +328,18 @@ pub fn own_error_sites(cx: &Cx<'_>) -> Vec<OwnErrorSite> {
                 {
                     continue;
                 }
+                // A failure of a tool: made in the arm that runs it. Elsewhere the dispatcher
+                // answers for itself (not initialized, a result it cannot serialize), except
+                // when it rejects a tool's arguments.
+                let validation = text.contains("argument");
+                if !validation && !facts.tool_arm_exprs.contains(&at) {
+                    continue;
+                }
                 if seen.insert(span) {
                     out.push(OwnErrorSite {
                         handler: program.fn_node(f),
                         span,
-                        validation: text.contains("argument"),
+                        validation,
                     });
                 }
             }

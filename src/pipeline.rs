@@ -369,13 +369,16 @@ fn lower_files(
         }
         let result = isolate(|| {
             inject_panic_for_tests(&file.display);
-            match source::parse(&file.text) {
-                Ok(ast) if needed[job.package] => Ok(Some(model::lower::lower_file(
-                    job.file,
-                    job.module.clone(),
-                    &ast,
-                    &renames[job.package],
-                ))),
+            let text = source::prepare(&file.text);
+            match syn::parse_file(&text) {
+                Ok(ast) if needed[job.package] => Ok(Some(model::span::with_file(&text, || {
+                    model::lower::lower_file(
+                        job.file,
+                        job.module.clone(),
+                        &ast,
+                        &renames[job.package],
+                    )
+                }))),
                 Ok(_) => Ok(None),
                 Err(e) => Err(Box::new(parse_error(job.file, &file.text, &e))),
             }

@@ -131,18 +131,20 @@ pub fn nesting_depth(text: &str) -> usize {
 /// Parses `text` as a Rust file. A leading byte-order mark or shebang line is blanked out
 /// rather than removed, so that every span keeps pointing at the right byte.
 pub fn parse(text: &str) -> Result<syn::File, syn::Error> {
-    let mut owned;
-    let mut src = text;
+    syn::parse_file(&prepare(text))
+}
+
+/// The text as it is parsed: a leading byte-order mark or shebang line blanked out.
+pub fn prepare(text: &str) -> std::borrow::Cow<'_, str> {
+    let mut src = std::borrow::Cow::Borrowed(text);
     if let Some(rest) = src.strip_prefix('\u{feff}') {
-        owned = format!("   {rest}");
-        src = &owned;
+        src = std::borrow::Cow::Owned(format!("   {rest}"));
     }
     if src.starts_with("#!") && !src.starts_with("#![") {
         let end = src.find('\n').unwrap_or(src.len());
-        owned = format!("{}{}", " ".repeat(end), &src[end..]);
-        src = &owned;
+        src = std::borrow::Cow::Owned(format!("{}{}", " ".repeat(end), &src[end..]));
     }
-    syn::parse_file(src)
+    src
 }
 
 /// Converts a `proc_macro2` span of the file being analysed on this thread.

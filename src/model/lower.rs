@@ -78,13 +78,7 @@ struct FnSource<'s> {
     outer_generics: Vec<Generic>,
 }
 
-pub fn sp(span: proc_macro2::Span) -> Sp {
-    let r = span.byte_range();
-    Sp {
-        start: r.start as u32,
-        end: r.end as u32,
-    }
-}
+pub use super::span::sp;
 
 pub fn delim_sp(span: &proc_macro2::extra::DelimSpan) -> Sp {
     sp(span.join())

@@ -83,8 +83,10 @@ fn string_literal(chunk: &[TokenTree]) -> Option<(String, Sp)> {
     let [TokenTree::Literal(l)] = chunk else {
         return None;
     };
-    let lit: syn::LitStr = syn::parse2(TokenStream::from(TokenTree::Literal(l.clone()))).ok()?;
-    Some((lit.value(), sp(l.span())))
+    match syn::Lit::new(l.clone()) {
+        syn::Lit::Str(s) => Some((s.value(), sp(l.span()))),
+        _ => None,
+    }
 }
 
 /// `name = value` (a named format argument or a `tracing` field): the name and the value's
@@ -399,18 +401,14 @@ impl BodyCx<'_, '_> {
             [TokenTree::Ident(i)] if i == "true" || i == "false" => {
                 Json::Lit(Lit::Bool(i == "true"), sp(i.span()))
             }
-            [TokenTree::Literal(l)] => {
-                match syn::parse2::<syn::Lit>(TokenStream::from(TokenTree::Literal(l.clone()))) {
-                    Ok(syn::Lit::Str(s)) => {
-                        Json::Lit(Lit::Str(s.value().into_boxed_str()), sp(l.span()))
-                    }
-                    Ok(syn::Lit::Int(i)) => Json::Lit(
-                        i.base10_parse::<i128>().map_or(Lit::Other, Lit::Int),
-                        sp(l.span()),
-                    ),
-                    _ => Json::Lit(Lit::Other, sp(l.span())),
-                }
-            }
+            [TokenTree::Literal(l)] => match syn::Lit::new(l.clone()) {
+                syn::Lit::Str(s) => Json::Lit(Lit::Str(s.value().into_boxed_str()), sp(l.span())),
+                syn::Lit::Int(i) => Json::Lit(
+                    i.base10_parse::<i128>().map_or(Lit::Other, Lit::Int),
+                    sp(l.span()),
+                ),
+                _ => Json::Lit(Lit::Other, sp(l.span())),
+            },
             [TokenTree::Punct(minus), TokenTree::Literal(l)] if minus.as_char() == '-' => {
                 let value = l
                     .to_string()

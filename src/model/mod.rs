@@ -6,6 +6,7 @@ pub mod lower;
 mod lower_expr;
 mod lower_macro;
 pub mod resolve;
+pub mod span;
 
 /// The module path of a file from its path relative to the package root.
 pub fn module_of(relative: &std::path::Path) -> Vec<String> {

@@ -1,0 +1,80 @@
+//! Byte offsets of spans, cheaply. `proc_macro2::Span::byte_range` counts characters from a
+//! cache on every call, which costs more than the lowering around it; the span's line and
+//! column (a binary search) and a line index of the file being lowered give the same offset.
+
+use std::cell::RefCell;
+
+use super::ir::Sp;
+
+/// Where each line of the file being lowered starts, and whether it is ASCII (column = byte).
+struct LineIndex {
+    text: String,
+    starts: Vec<u32>,
+    ascii: Vec<bool>,
+}
+
+thread_local! {
+    static INDEX: RefCell<Option<LineIndex>> = const { RefCell::new(None) };
+}
+
+/// Sets the file whose spans this thread converts, for the duration of `f`. `text` must be
+/// the text that was parsed.
+pub fn with_file<T>(text: &str, f: impl FnOnce() -> T) -> T {
+    let mut starts = vec![0u32];
+    let mut ascii = Vec::new();
+    let mut line_ascii = true;
+    for (i, b) in text.bytes().enumerate() {
+        if b == b'\n' {
+            starts.push(i as u32 + 1);
+            ascii.push(line_ascii);
+            line_ascii = true;
+        } else if b >= 0x80 {
+            line_ascii = false;
+        }
+    }
+    ascii.push(line_ascii);
+    let index = LineIndex {
+        text: text.to_string(),
+        starts,
+        ascii,
+    };
+    let previous = INDEX.with(|i| i.borrow_mut().replace(index));
+    let out = f();
+    INDEX.with(|i| *i.borrow_mut() = previous);
+    out
+}
+
+impl LineIndex {
+    fn offset(&self, lc: proc_macro2::LineColumn) -> Option<u32> {
+        let line = lc.line.checked_sub(1)?;
+        let start = *self.starts.get(line)?;
+        if self.ascii.get(line).copied().unwrap_or(false) {
+            return Some(start + lc.column as u32);
+        }
+        let rest = self.text.get(start as usize..)?;
+        let within = rest
+            .char_indices()
+            .nth(lc.column)
+            .map_or(rest.len(), |(i, _)| i);
+        Some(start + within as u32)
+    }
+}
+
+/// The byte range of a span of the file being lowered.
+pub fn sp(span: proc_macro2::Span) -> Sp {
+    let fast = INDEX.with(|i| {
+        let index = i.borrow();
+        let index = index.as_ref()?;
+        Some(Sp {
+            start: index.offset(span.start())?,
+            end: index.offset(span.end())?,
+        })
+    });
+    fast.unwrap_or_else(|| {
+        let r = span.byte_range();
+        Sp {
+            start: r.start as u32,
+            end: r.end as u32,
+        }
+    })
+}

@@ -63,3 +63,17 @@ pub fn text(bytes: &[u8]) -> String {
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
+
+/// Whether a slow test (one marked `#[ignore]`, run with `--include-ignored`) should return
+/// at once because `MCP_LINT_SKIP_SLOW` is set. CI never skips: there it is an error.
+pub fn skip_slow(test: &str) -> bool {
+    if std::env::var_os("MCP_LINT_SKIP_SLOW").is_none() {
+        return false;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "MCP_LINT_SKIP_SLOW is set in CI, where {test} must run"
+    );
+    eprintln!("skipped {test}: MCP_LINT_SKIP_SLOW is set");
+    true
+}

@@ -29,6 +29,9 @@ pub(crate) struct Site {
     pub fallback_arm: bool,
     /// The message argument of the error constructor, reused in the help.
     pub message: Option<crate::diagnostic::Span>,
+    /// The name the fix binds the error to (`Err(NAME) =>`): the `map_err` closure's own
+    /// parameter when its message uses it.
+    pub binding: String,
 }
 
 /// The message argument of `ErrorData::internal_error(msg, data)` / `ErrorData::new(code, msg, data)`.
@@ -36,6 +39,38 @@ pub(crate) fn ctor_message(cx: &ExprCx<'_>, expr: &syn::Expr) -> Option<crate::d
     let (path, call) = call_path(peel(expr))?;
     let index = usize::from(path.last().is_some_and(|m| m == "new"));
     call.args.get(index).map(|a| cx.span(a))
+}
+
+/// For `operand.map_err(|e| CTOR(msg, ..))`, `.ok_or_else(|| CTOR(msg, ..))` and
+/// `.ok_or(CTOR(msg, ..))`: the message argument, and the name the closure gives the error
+/// (`e` when there is none), so a fix keeps the user's own message text.
+pub(crate) fn adapter_message(
+    cx: &ExprCx<'_>,
+    expr: &syn::Expr,
+) -> Option<(crate::diagnostic::Span, String)> {
+    let syn::Expr::MethodCall(m) = peel(expr) else {
+        return None;
+    };
+    if !matches!(
+        m.method.to_string().as_str(),
+        "map_err" | "ok_or_else" | "ok_or"
+    ) {
+        return None;
+    }
+    let (ctor, binding) = match m.args.first()? {
+        syn::Expr::Closure(c) => {
+            let binding = match c.inputs.first() {
+                None => "e".to_string(),
+                Some(syn::Pat::Ident(p)) if p.subpat.is_none() => p.ident.to_string(),
+                Some(syn::Pat::Wild(_)) => "_".to_string(),
+                Some(_) => return None,
+            };
+            (closure_value(&c.body), binding)
+        }
+        other => (other, "e".to_string()),
+    };
+    error_ctor_of(cx, ctor)?;
+    Some((ctor_message(cx, ctor)?, binding))
 }
 
 /// The protocol-error constructor an expression builds, looking through `map_err` closures,
@@ -107,19 +142,20 @@ pub(crate) fn message_code(
     [missing, error, fallback]: [&str; 3],
 ) -> String {
     match (question_mark, option, message) {
+        (_, _, Some(m)) => facts.sources.get(m.file).snippet(m).to_string(),
         (true, true, _) => missing.to_string(),
         (true, false, _) => error.to_string(),
-        (false, _, Some(m)) => facts.sources.get(m.file).snippet(m).to_string(),
         (false, _, None) => fallback.to_string(),
     }
 }
 
-/// The code that replaces `operand?` so a failure returns `error_result` instead.
-pub(crate) fn match_code(operand: &str, option: bool, error_result: &str) -> String {
+/// The code that replaces `operand?` so a failure returns `error_result` instead; the error
+/// is bound to `binding`.
+pub(crate) fn match_code(operand: &str, option: bool, binding: &str, error_result: &str) -> String {
     if option {
         format!("match {operand} {{ Some(value) => value, None => return {error_result} }}")
     } else {
-        format!("match {operand} {{ Ok(value) => value, Err(e) => return {error_result} }}")
+        format!("match {operand} {{ Ok(value) => value, Err({binding}) => return {error_result} }}")
     }
 }
 
@@ -130,8 +166,7 @@ pub(crate) fn result_edit(
     facts: &Facts<'_>,
     id: usize,
     site: (crate::diagnostic::Span, crate::diagnostic::Span),
-    question_mark: bool,
-    option: bool,
+    (question_mark, option, binding): (bool, bool, &str),
     error_result: &str,
 ) -> Option<Edit> {
     let sdk = facts.sdk?;
@@ -149,6 +184,7 @@ pub(crate) fn result_edit(
             replacement: match_code(
                 facts.sources.get(operand.file).snippet(operand),
                 option,
+                binding,
                 error_result,
             ),
         }
@@ -307,17 +343,22 @@ impl Lint for ErrorEscapesTool {
             syn::Expr::Try(t) if is_sdk_argument_parse(&t.expr) || is_lock_failure(&t.expr) => {
                 return;
             }
-            syn::Expr::Try(t) => (
-                span_of(cx.file, t.question_token.span()),
-                Site {
-                    question_mark: true,
-                    option: is_option_adapter(&t.expr),
-                    operand: operand_span(cx, &t.expr),
-                    ctor: error_ctor_of(cx, &t.expr),
-                    fallback_arm: cx.state.fallback_arm > 0,
-                    message: None,
-                },
-            ),
+            syn::Expr::Try(t) => {
+                let (message, binding) = adapter_message(cx, &t.expr)
+                    .map_or((None, "e".to_string()), |(m, b)| (Some(m), b));
+                (
+                    span_of(cx.file, t.question_token.span()),
+                    Site {
+                        question_mark: true,
+                        option: is_option_adapter(&t.expr),
+                        operand: operand_span(cx, &t.expr),
+                        ctor: error_ctor_of(cx, &t.expr),
+                        fallback_arm: cx.state.fallback_arm > 0,
+                        message,
+                        binding,
+                    },
+                )
+            }
             _ => {
                 let Some(arg) = err_call_arg(expr) else {
                     return;
@@ -334,6 +375,7 @@ impl Lint for ErrorEscapesTool {
                         ctor: error_ctor_of(cx, arg),
                         fallback_arm: cx.state.fallback_arm > 0,
                         message: error_ctor_of(cx, arg).and_then(|_| ctor_message(cx, arg)),
+                        binding: "e".to_string(),
                     },
                 )
             }
@@ -390,6 +432,7 @@ impl Lint for ErrorEscapesTool {
                 match_code(
                     facts.sources.get(site.operand.file).snippet(site.operand),
                     site.option,
+                    &site.binding,
                     &error_result
                 )
             )
@@ -400,8 +443,7 @@ impl Lint for ErrorEscapesTool {
             facts,
             id,
             (site.operand, cand.span),
-            site.question_mark,
-            site.option,
+            (site.question_mark, site.option, &site.binding),
             &error_result,
         );
         let mut finding = Finding::new(Self::NAME, cand.span, message)

@@ -36,10 +36,12 @@ enum Site {
         what: String,
         root: Span,
     },
-    /// `.with_writer(..)` on the chain rooted at `root`.
+    /// `.with_writer(..)` on the chain rooted at `root`; `call` spans from the method name to
+    /// the closing parenthesis, what a fix replaces when the writer is stdout.
     Writer {
         root: Span,
         to_stdout: bool,
+        call: Span,
     },
     ChildProcess {
         method: String,
@@ -195,9 +197,15 @@ impl Lint for StdoutInStdioServer {
                         let root = chain_root(&m.receiver);
                         let to_stdout = method == "with_test_writer"
                             || m.args.first().is_some_and(writer_is_stdout);
+                        let name = span_of(cx.file, m.method.span());
+                        let close = span_of(cx.file, m.paren_token.span.join());
                         Site::Writer {
                             root: cx.span(root),
                             to_stdout,
+                            call: Span {
+                                end: close.end,
+                                ..name
+                            },
                         }
                     }
                     "status" | "spawn" => {
@@ -318,16 +326,22 @@ impl Lint for StdoutInStdioServer {
             Site::FmtSubscriber { what, root } => {
                 let writer = facts.files.iter().flat_map(|f| &f.candidates).find_map(|c| {
                     match c.data.downcast_ref::<Entry>().map(|e| &e.site) {
-                        Some(Site::Writer { root: r, to_stdout }) if r == root => Some(*to_stdout),
+                        Some(Site::Writer { root: r, to_stdout, call }) if r == root => Some((*to_stdout, *call)),
                         _ => None,
                     }
                 });
-                if writer == Some(false) {
-                    return None;
-                }
-                let insert = Edit {
-                    span: Span { start: root.end, ..*root },
-                    replacement: ".with_writer(std::io::stderr)".into(),
+                // A stdout writer already on the chain is replaced: a second `.with_writer`
+                // before it would lose to it.
+                let insert = match writer {
+                    Some((false, _)) => return None,
+                    Some((true, call)) => Edit {
+                        span: call,
+                        replacement: "with_writer(std::io::stderr)".into(),
+                    },
+                    None => Edit {
+                        span: Span { start: root.end, ..*root },
+                        replacement: ".with_writer(std::io::stderr)".into(),
+                    },
                 };
                 let installs = what.contains("installs");
                 (

@@ -5,9 +5,9 @@
 use syn::spanned::Spanned;
 
 use super::error_escapes_tool::{
-    OwnErrorResponse, ctor_message, err_call_arg, error_ctor_of, is_option_adapter,
-    is_sdk_argument_parse, match_code, mentions_unknown_tool, message_code, operand_span,
-    own_error_finding, own_error_response, result_edit,
+    OwnErrorResponse, adapter_message, ctor_message, err_call_arg, error_ctor_of,
+    is_option_adapter, is_sdk_argument_parse, match_code, mentions_unknown_tool, message_code,
+    operand_span, own_error_finding, own_error_response, result_edit,
 };
 use super::{Lint, declare_lint};
 use crate::diagnostic::{Applicability, Finding};
@@ -36,6 +36,8 @@ struct Site {
     sdk_parse: bool,
     /// The message argument of `invalid_params(msg, ..)`, reused in the help.
     message: Option<crate::diagnostic::Span>,
+    /// The name the fix binds the error to (`Err(NAME) =>`).
+    binding: String,
 }
 
 fn literal_starts_with_deserialize_prefix(expr: &syn::Expr) -> bool {
@@ -62,6 +64,8 @@ impl Lint for ValidationAsProtocolError {
                 if !sdk_parse && error_ctor_of(cx, &t.expr) != Some(ErrorCtor::InvalidParams) {
                     return;
                 }
+                let (message, binding) = adapter_message(cx, &t.expr)
+                    .map_or((None, "e".to_string()), |(m, b)| (Some(m), b));
                 (
                     span_of(cx.file, t.question_token.span()),
                     Site {
@@ -71,7 +75,8 @@ impl Lint for ValidationAsProtocolError {
                         deserialize_prefix: literal_starts_with_deserialize_prefix(&t.expr),
                         fallback_arm,
                         sdk_parse,
-                        message: None,
+                        message,
+                        binding,
                     },
                 )
             }
@@ -94,6 +99,7 @@ impl Lint for ValidationAsProtocolError {
                         fallback_arm,
                         sdk_parse: false,
                         message: ctor_message(cx, arg),
+                        binding: "e".to_string(),
                     },
                 )
             }
@@ -152,6 +158,7 @@ impl Lint for ValidationAsProtocolError {
                 match_code(
                     facts.sources.get(site.operand.file).snippet(site.operand),
                     site.option,
+                    &site.binding,
                     &error_result
                 )
             )
@@ -164,8 +171,7 @@ impl Lint for ValidationAsProtocolError {
             facts,
             id,
             (site.operand, cand.span),
-            site.question_mark,
-            site.option,
+            (site.question_mark, site.option, &site.binding),
             &error_result,
         );
         Some(

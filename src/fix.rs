@@ -12,28 +12,45 @@ use std::path::Path;
 use crate::diagnostic::{Applicability, Edit, FileId, Finding};
 use crate::source::SourceMap;
 
+/// Which flag applies a finding's fix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fixability {
+    /// `--fix` (`MachineApplicable`).
+    Safe,
+    /// `--fix --unsafe-fixes` only (`MaybeIncorrect`).
+    Unsafe,
+}
+
+/// Whether `--fix` can apply a finding's edits: it has some, all in one file, and none has
+/// placeholders.
+pub fn fixability(finding: &Finding) -> Option<Fixability> {
+    let help = finding.help.as_ref()?;
+    let file = help.edits.first()?.span.file;
+    if help.edits.iter().any(|e| e.span.file != file) {
+        return None;
+    }
+    match help.applicability {
+        Applicability::MachineApplicable => Some(Fixability::Safe),
+        Applicability::MaybeIncorrect => Some(Fixability::Unsafe),
+        Applicability::HasPlaceholders => None,
+    }
+}
+
 /// The edits to make, per file.
 pub fn collect(findings: &[&Finding], unsafe_fixes: bool) -> BTreeMap<FileId, Vec<Edit>> {
     let mut per_file: BTreeMap<FileId, Vec<Edit>> = BTreeMap::new();
     for f in findings {
-        let Some(help) = &f.help else { continue };
-        let allowed = match help.applicability {
-            Applicability::MachineApplicable => true,
-            Applicability::MaybeIncorrect => unsafe_fixes,
-            Applicability::HasPlaceholders => false,
+        let allowed = match fixability(f) {
+            Some(Fixability::Safe) => true,
+            Some(Fixability::Unsafe) => unsafe_fixes,
+            None => false,
         };
-        if !allowed || help.edits.is_empty() {
-            continue;
+        if let (true, Some(help)) = (allowed, &f.help)
+            && let Some(first) = help.edits.first()
+        {
+            let edits = help.edits.iter().cloned();
+            per_file.entry(first.span.file).or_default().extend(edits);
         }
-        // All of a finding's edits in one file, or none of them.
-        let file = help.edits[0].span.file;
-        if help.edits.iter().any(|e| e.span.file != file) {
-            continue;
-        }
-        per_file
-            .entry(file)
-            .or_default()
-            .extend(help.edits.iter().cloned());
     }
     per_file
 }

@@ -62,9 +62,11 @@ fn the_whole_local_registry_lints_without_internal_errors() {
         "internal errors:\n{}",
         internal.join("\n")
     );
+    // The summary line: `mcp-lint: .. (N Rust files read, ..)`.
     let files: usize = stderr
-        .split(" in ")
-        .nth(1)
+        .lines()
+        .find(|l| l.starts_with("mcp-lint: "))
+        .and_then(|l| l.split(" (").nth(1))
         .and_then(|rest| rest.split(' ').next())
         .and_then(|n| n.parse().ok())
         .unwrap_or(0);

@@ -17,14 +17,21 @@ fn distance(a: &str, b: &str) -> usize {
 }
 
 /// The candidate closest to `name`, when it is close enough to be a typo (a third of the
-/// name's length, at least two edits), ignoring case and `-` versus `_`.
+/// name's length, at least two edits) or one starts with the other (`warning` for `warn`),
+/// ignoring case and `-` versus `_`.
 pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let normal = |s: &str| s.to_lowercase().replace('-', "_");
     let wanted = normal(name);
     let limit = (wanted.chars().count() / 3).max(2);
     candidates
         .into_iter()
-        .map(|c| (distance(&wanted, &normal(c)), c))
+        .map(|c| {
+            let candidate = normal(c);
+            let prefix = wanted.len().min(candidate.len()) >= 3
+                && (wanted.starts_with(&candidate) || candidate.starts_with(&wanted));
+            let d = distance(&wanted, &candidate);
+            (if prefix { d.min(limit) } else { d }, c)
+        })
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c)
@@ -46,6 +53,7 @@ mod tests {
         assert_eq!(closest("Panic-In-Tol", names), Some("panic_in_tool"));
         assert_eq!(closest("io_eror", names), Some("io_error"));
         assert_eq!(closest("formatting", names), None);
+        assert_eq!(closest("warning", ["allow", "warn", "deny"]), Some("warn"));
         assert_eq!(distance("kitten", "sitting"), 3);
         assert_eq!(distance("", "abc"), 3);
     }

@@ -1,6 +1,6 @@
 //! One run of the command line: arguments, workspace, lint, fixes, report, exit code.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -67,10 +67,14 @@ fn lint_and_fix(cli: &Cli, matches: &clap::ArgMatches, cargo: bool) -> Result<Ou
     } else {
         Level::Warn
     };
-    let lint = |workspace: Workspace| lint_workspace(workspace, &flags, warnings_level, cli.jobs);
+    let lint = |overlay: HashMap<PathBuf, String>| {
+        let mut workspace = load_workspace(cli, cargo_mode).map_err(|e| fail(e.to_string()))?;
+        workspace.overlay = overlay;
+        lint_workspace(workspace, &flags, warnings_level, cli.jobs).map_err(fail)
+    };
     let workspace = load_workspace(cli, cargo_mode).map_err(|e| fail(e.to_string()))?;
     let empty = trees_without_rust_files(cli, cargo_mode, &workspace);
-    let outcome = lint(workspace).map_err(fail)?;
+    let outcome = lint_workspace(workspace, &flags, warnings_level, cli.jobs).map_err(fail)?;
     if !cli.quiet {
         for warning in outcome.warnings.iter().chain(&empty) {
             eprintln!("warning: {warning}");
@@ -79,11 +83,121 @@ fn lint_and_fix(cli: &Cli, matches: &clap::ArgMatches, cargo: bool) -> Result<Ou
     if !(cli.fix || cli.diff) {
         return Ok(outcome);
     }
-    if !apply_fixes(cli, &outcome)? {
-        return Ok(outcome);
+    let fixed = fix_in_passes(cli, outcome, &lint)?;
+    if cli.diff {
+        return Err(show_diff(cli, &fixed));
     }
-    let workspace = load_workspace(cli, cargo_mode).map_err(|e| fail(e.to_string()))?;
-    lint(workspace).map_err(fail)
+    write_fixes(cli, &fixed);
+    lint(HashMap::new())
+}
+
+/// Fix passes before giving up: a fix can bring out another finding with a fix of its own
+/// (an error moved into a tool result that leaks `{e:?}`), and ruff too re-lints and fixes
+/// again until nothing is left.
+const FIX_PASSES: usize = 10;
+
+/// A file the fixes change: its text when first read, and after every pass so far.
+struct Fixed {
+    display: String,
+    original: String,
+    text: String,
+    applied: usize,
+}
+
+/// Applies fixes in memory, re-linting between passes, until no fix changes anything.
+fn fix_in_passes(
+    cli: &Cli,
+    mut outcome: Outcome,
+    lint: &dyn Fn(HashMap<PathBuf, String>) -> Result<Outcome, i32>,
+) -> Result<BTreeMap<PathBuf, Fixed>, i32> {
+    let mut fixed: BTreeMap<PathBuf, Fixed> = BTreeMap::new();
+    let mut refused: BTreeSet<String> = BTreeSet::new();
+    for pass in 0.. {
+        let findings: Vec<&Finding> = outcome.findings.iter().map(|(f, _)| f).collect();
+        let edits = fix::collect(&findings, cli.unsafe_fixes);
+        let mut changed = false;
+        for plan in fix::plan(&outcome.sources, &edits) {
+            let source = outcome.sources.get(plan.file);
+            if let Some(reason) = plan.refused {
+                refused.insert(format!("{}: {reason}", source.display));
+                continue;
+            }
+            let entry = fixed.entry(source.path.clone()).or_insert_with(|| Fixed {
+                display: source.display.clone(),
+                original: source.text.clone(),
+                text: source.text.clone(),
+                applied: 0,
+            });
+            // A manifest is read from disk again: its fix must not count twice.
+            if entry.text != plan.fixed {
+                entry.text = plan.fixed;
+                entry.applied += plan.applied;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+        if pass + 1 == FIX_PASSES {
+            refused.insert(format!(
+                "the fixes did not settle after {FIX_PASSES} passes; run --fix again"
+            ));
+            break;
+        }
+        let overlay = fixed
+            .iter()
+            .filter(|(path, _)| path.extension().is_some_and(|e| e == "rs"))
+            .map(|(path, f)| (path.clone(), f.text.clone()))
+            .collect();
+        outcome = lint(overlay)?;
+    }
+    if !cli.quiet {
+        for reason in &refused {
+            eprintln!("warning: {reason}");
+        }
+    }
+    Ok(fixed)
+}
+
+/// "N fixes in M files" for the files given.
+fn counts<'a>(files: impl Iterator<Item = &'a Fixed>) -> String {
+    let (applied, files) = files.fold((0, 0), |(a, n), f| (a + f.applied, n + 1));
+    format!("{} in {}", plural(applied, "fix"), plural(files, "file"))
+}
+
+/// `--diff` (with or without `--fix`): what `--fix` would write; exit 1 when it would
+/// change something.
+fn show_diff(cli: &Cli, fixed: &BTreeMap<PathBuf, Fixed>) -> i32 {
+    let mut stdout = std::io::stdout().lock();
+    for f in fixed.values() {
+        let diff = fix::unified_diff(&f.display, &f.original, &f.text);
+        if stdout.write_all(diff.as_bytes()).is_err() {
+            return exit::ERROR;
+        }
+    }
+    if !cli.quiet {
+        eprintln!("mcp-lint: {} would be applied", counts(fixed.values()));
+    }
+    if fixed.is_empty() {
+        exit::CLEAN
+    } else {
+        exit::DENIED
+    }
+}
+
+/// Writes the fixed files; a file changed meanwhile is left alone.
+fn write_fixes(cli: &Cli, fixed: &BTreeMap<PathBuf, Fixed>) {
+    let mut written = Vec::new();
+    for (path, f) in fixed {
+        match fix::write_atomically(path, &f.original, &f.text) {
+            Ok(()) => written.push(f),
+            Err(reason) if !cli.quiet => eprintln!("warning: {}: {reason}", f.display),
+            Err(_) => {}
+        }
+    }
+    if !cli.quiet {
+        eprintln!("mcp-lint: applied {}", counts(written.into_iter()));
+    }
 }
 
 fn paths(cli: &Cli) -> Vec<PathBuf> {
@@ -146,51 +260,6 @@ fn load_workspace(cli: &Cli, cargo_mode: bool) -> Result<Workspace, workspace::W
     } else {
         workspace::from_paths(&paths(cli))
     }
-}
-
-/// `--fix` / `--diff`: applies (or diffs) the fixes. `Ok(true)` when files changed and the
-/// workspace must be linted again; `Err` is the exit code of `--diff`.
-fn apply_fixes(cli: &Cli, outcome: &Outcome) -> Result<bool, i32> {
-    let dry_run = cli.diff;
-    let findings: Vec<&Finding> = outcome.findings.iter().map(|(f, _)| f).collect();
-    let edits = fix::collect(&findings, cli.unsafe_fixes);
-    let results = fix::run(&outcome.sources, &edits, dry_run);
-    let written: Vec<&fix::Outcome> = results.iter().filter(|r| r.refused.is_none()).collect();
-    let applied: usize = written.iter().map(|r| r.applied).sum();
-    if !cli.quiet {
-        for r in results.iter().filter(|r| r.refused.is_some()) {
-            eprintln!(
-                "warning: {}: {}",
-                r.display,
-                r.refused.as_deref().unwrap_or_default()
-            );
-        }
-    }
-    let counts = format!(
-        "{} in {}",
-        plural(applied, "fix"),
-        plural(written.len(), "file")
-    );
-    if dry_run {
-        let mut stdout = std::io::stdout().lock();
-        for r in &written {
-            if stdout.write_all(r.diff.as_bytes()).is_err() {
-                return Err(exit::ERROR);
-            }
-        }
-        if !cli.quiet {
-            eprintln!("mcp-lint: {counts} would be applied");
-        }
-        return Err(if applied > 0 {
-            exit::DENIED
-        } else {
-            exit::CLEAN
-        });
-    }
-    if !cli.quiet {
-        eprintln!("mcp-lint: applied {counts}");
-    }
-    Ok(applied > 0)
 }
 
 fn report(cli: &Cli, outcome: &Outcome) -> i32 {

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod ui_case;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};

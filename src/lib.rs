@@ -69,10 +69,12 @@ pub fn analyze_text(text: &str) -> Vec<Finding> {
         id: "path+file:///mcp-lint-in-memory#in-memory@0.1.0".into(),
         name: "in-memory".into(),
         version: "0.1.0".into(),
+        edition: "2021".into(),
         manifest_path: root.join("Cargo.toml"),
         targets: vec![workspace::Target {
             name: "in-memory".into(),
             kind: vec!["bin".into()],
+            crate_types: vec!["bin".into()],
             src_path: file.clone(),
         }],
         dependencies: vec![workspace::Dependency {

@@ -220,7 +220,7 @@ fn moved_positions_follow_the_edits() {
     assert_eq!(moved(11, &edits, false), 14);
 }
 
-const FIXABLE: &str = r#"use rmcp::model::{CallToolResult, Content};
+const FIXABLE: &str = r#"use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::{ErrorData as McpError, ServiceExt, tool, tool_router, transport::stdio};
 
 pub struct S;
@@ -231,7 +231,7 @@ impl S {
     async fn read(&self, path: String) -> Result<CallToolResult, McpError> {
         let text = std::fs::read_to_string(&path)
             .map_err(|e| McpError::internal_error(format!("{e:?}"), None))?;
-        Ok(CallToolResult::success(vec![Content::text(text)]))
+        Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
     }
 }
 

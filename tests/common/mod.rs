@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod editor;
 pub mod ui_case;
 
 use std::path::{Path, PathBuf};

@@ -382,7 +382,13 @@ fn buildable_case(case: &Path) -> Option<PathBuf> {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("src")).expect("project");
     let target = common::ui_case::target(&source);
-    std::fs::copy(scratch.join(target), dir.join(target)).expect("copy case");
+    let mut code = source.clone();
+    // Most cases are tools without a program around them: an empty `main` (which serves
+    // nothing, so the findings stay the same) lets them build.
+    if target == "src/main.rs" && !source.contains("fn main(") {
+        code.push_str("\nfn main() {}\n");
+    }
+    std::fs::write(dir.join(target), code).expect("write case");
     let manifest = std::fs::read_to_string(scratch.join("Cargo.toml")).expect("manifest");
     let mut out = String::new();
     for line in manifest.lines() {
@@ -470,13 +476,19 @@ fn fixed_rmcp_ui_tests_still_compile_against_the_real_sdk() {
                 common::text(&diff.stdout)
             ));
         }
-        checked.push(format!(
-            "{} ({} errors before the fixes)",
-            case.display(),
-            before.len()
-        ));
+        checked.push((case.display().to_string(), before));
     }
-    println!("checked:\n{}", checked.join("\n"));
+    for (case, errors) in &checked {
+        println!(
+            "{case}: {} errors before the fixes {errors:?}",
+            errors.len()
+        );
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
-    assert!(checked.len() >= 10, "too few fixed rmcp cases: {checked:?}");
+    let clean = checked.iter().filter(|(_, e)| e.is_empty()).count();
+    assert!(
+        checked.len() >= 10 && clean >= 8,
+        "too few fixed rmcp cases that build: {clean} of {}",
+        checked.len()
+    );
 }

@@ -37,6 +37,10 @@ pub(crate) struct Site {
 /// The message argument of `ErrorData::internal_error(msg, data)` / `ErrorData::new(code, msg, data)`.
 pub(crate) fn ctor_message(cx: &ExprCx<'_>, expr: &syn::Expr) -> Option<crate::diagnostic::Span> {
     let (path, call) = call_path(peel(expr))?;
+    // `ErrorData::from(e)` converts an error: its argument is no message.
+    if path.last().is_some_and(|m| m == "from" || m == "into") {
+        return None;
+    }
     let index = usize::from(path.last().is_some_and(|m| m == "new"));
     call.args.get(index).map(|a| cx.span(a))
 }
@@ -166,9 +170,15 @@ pub(crate) fn result_edit(
     facts: &Facts<'_>,
     id: usize,
     site: (crate::diagnostic::Span, crate::diagnostic::Span),
-    (question_mark, option, binding): (bool, bool, &str),
+    (question_mark, option, binding, message_known): (bool, bool, &str, bool),
     error_result: &str,
 ) -> Option<Edit> {
+    // Without the user's own message the result needs one made up (`e.to_string()` needs
+    // `Display`, `message` names nothing): the help shows it, `--fix` does not write it.
+    // An `Option`'s `None` gets a literal, which always compiles.
+    if !(message_known || (question_mark && option)) {
+        return None;
+    }
     let sdk = facts.sdk?;
     let f = facts.fn_model(id);
     if !sdk.can_return_error_result(facts.role(id), &f.ret) {
@@ -443,7 +453,12 @@ impl Lint for ErrorEscapesTool {
             facts,
             id,
             (site.operand, cand.span),
-            (site.question_mark, site.option, &site.binding),
+            (
+                site.question_mark,
+                site.option,
+                &site.binding,
+                site.message.is_some(),
+            ),
             &error_result,
         );
         let mut finding = Finding::new(Self::NAME, cand.span, message)

@@ -171,7 +171,13 @@ impl Lint for ValidationAsProtocolError {
             facts,
             id,
             (site.operand, cand.span),
-            (site.question_mark, site.option, &site.binding),
+            // The SDK's own parse error is its `ErrorData`, which is `Display`.
+            (
+                site.question_mark,
+                site.option,
+                &site.binding,
+                site.message.is_some() || site.sdk_parse,
+            ),
             &error_result,
         );
         Some(

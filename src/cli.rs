@@ -56,7 +56,8 @@ pub struct Cli {
     #[arg(long)]
     pub statistics: bool,
 
-    /// Apply the fixes marked safe (MachineApplicable), then report what is left.
+    /// Apply the fixes marked safe (MachineApplicable), in passes until none is left, then
+    /// report what is left.
     #[arg(long)]
     pub fix: bool,
 

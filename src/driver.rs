@@ -83,12 +83,16 @@ fn lint_and_fix(cli: &Cli, matches: &clap::ArgMatches, cargo: bool) -> Result<Ou
     if !(cli.fix || cli.diff) {
         return Ok(outcome);
     }
-    let fixed = fix_in_passes(cli, outcome, &lint)?;
+    let (fixed, last) = fix_in_passes(cli, outcome, &lint)?;
     if cli.diff {
         return Err(show_diff(cli, &fixed));
     }
     write_fixes(cli, &fixed);
-    lint(HashMap::new())
+    if fixed.is_empty() {
+        Ok(last)
+    } else {
+        lint(HashMap::new())
+    }
 }
 
 /// Fix passes before giving up: a fix can bring out another finding with a fix of its own
@@ -104,12 +108,13 @@ struct Fixed {
     applied: usize,
 }
 
-/// Applies fixes in memory, re-linting between passes, until no fix changes anything.
+/// Applies fixes in memory, re-linting between passes, until no fix changes anything; returns
+/// the fixed files and the last pass's outcome.
 fn fix_in_passes(
     cli: &Cli,
     mut outcome: Outcome,
     lint: &dyn Fn(HashMap<PathBuf, String>) -> Result<Outcome, i32>,
-) -> Result<BTreeMap<PathBuf, Fixed>, i32> {
+) -> Result<(BTreeMap<PathBuf, Fixed>, Outcome), i32> {
     let mut fixed: BTreeMap<PathBuf, Fixed> = BTreeMap::new();
     let mut refused: BTreeSet<String> = BTreeSet::new();
     for pass in 0.. {
@@ -156,7 +161,7 @@ fn fix_in_passes(
             eprintln!("warning: {reason}");
         }
     }
-    Ok(fixed)
+    Ok((fixed, outcome))
 }
 
 /// "N fixes in M files" for the files given.

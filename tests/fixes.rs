@@ -321,3 +321,43 @@ fn summary_counts_files_with_findings_and_fixable_findings() {
         "{stderr}"
     );
 }
+
+#[test]
+fn fixes_keep_the_users_own_message() {
+    let main = r#"use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::{ErrorData as McpError, tool, tool_router};
+
+pub struct S;
+
+#[tool_router]
+impl S {
+    #[tool(description = "connect")]
+    async fn connect(&self, endpoint: String) -> Result<CallToolResult, McpError> {
+        let (host, port) = endpoint
+            .split_once(':')
+            .ok_or_else(|| McpError::invalid_params("Invalid endpoint format: expected host:port", None))?;
+        let port: u16 = port
+            .parse()
+            .map_err(|err| McpError::invalid_params(format!("bad port {port}: {err}"), None))?;
+        Ok(CallToolResult::success(vec![ContentBlock::text(format!("{host}:{port}"))]))
+    }
+}
+"#;
+    let dir = common::scratch_crate(
+        "own_message",
+        &["rmcp = \"3.11\"".to_string()],
+        &[("src/lib.rs", main)],
+    );
+    let out = common::mcp_lint(&dir, &[".", "--diff", "--unsafe-fixes"]);
+    let diff = common::text(&out.stdout);
+    assert!(
+        diff.contains("None => return Ok(CallToolResult::error(vec![ContentBlock::text(\"Invalid endpoint format: expected host:port\")]))"),
+        "{diff}"
+    );
+    assert!(
+        diff.contains("Err(err) => return Ok(CallToolResult::error(vec![ContentBlock::text(format!(\"bad port {port}: {err}\"))]))"),
+        "the closure's own name for the error is kept: {diff}"
+    );
+    assert!(!diff.contains("a required argument is missing"), "{diff}");
+    assert!(!diff.contains("the value is missing"), "{diff}");
+}

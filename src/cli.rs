@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::config::LevelFlags;
@@ -55,7 +56,8 @@ pub struct Cli {
     #[arg(long)]
     pub statistics: bool,
 
-    /// Apply the fixes marked safe (MachineApplicable), then report what is left.
+    /// Apply the fixes marked safe (MachineApplicable), in passes until none is left, then
+    /// report what is left.
     #[arg(long)]
     pub fix: bool,
 
@@ -63,9 +65,18 @@ pub struct Cli {
     #[arg(long)]
     pub unsafe_fixes: bool,
 
-    /// Show the fixes as a unified diff on stdout; write nothing.
-    #[arg(long, conflicts_with = "fix")]
+    /// Show the fixes as a unified diff on stdout and write nothing (also with --fix: what
+    /// --fix would write).
+    #[arg(long)]
     pub diff: bool,
+
+    /// Print only the findings: no summary line, no fix report, no warnings.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+
+    /// Print the documentation of a lint, as `explain LINT` does.
+    #[arg(long, value_name = "LINT")]
+    pub explain: Option<String>,
 
     /// Set lint LINT (or `warnings`) to allow.
     #[arg(short = 'A', long = "allow", value_name = "LINT")]
@@ -159,8 +170,6 @@ pub struct CargoArgs {
     pub locked: bool,
     #[arg(long, hide = true)]
     pub offline: bool,
-    #[arg(short = 'q', long, hide = true)]
-    pub quiet: bool,
     #[arg(short = 'v', long, hide = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
 }
@@ -174,11 +183,51 @@ impl CargoArgs {
     }
 }
 
+/// The command, named as the user typed it: `cargo mcp-lint` when cargo ran us.
+fn command(cargo: bool) -> clap::Command {
+    let command = Cli::command();
+    if cargo {
+        command.bin_name("cargo mcp-lint")
+    } else {
+        command
+    }
+}
+
 /// Parses arguments; `Err` carries clap's error (help and version included).
-pub fn parse(args: Vec<std::ffi::OsString>) -> Result<(Cli, ArgMatches), clap::Error> {
-    let matches = Cli::command().try_get_matches_from(args)?;
+pub fn parse(args: Vec<std::ffi::OsString>, cargo: bool) -> Result<(Cli, ArgMatches), clap::Error> {
+    let mut command = command(cargo);
+    let matches = command
+        .try_get_matches_from_mut(args)
+        .map_err(|e| without_hidden_suggestion(e, &command))?;
     let cli = Cli::from_arg_matches(&matches)?;
     Ok((cli, matches))
+}
+
+/// clap's "a similar argument exists" may name one of the hidden cargo flags we only accept
+/// for rust-analyzer's sake (`--example` for `--exampel`): such a hint is dropped.
+fn without_hidden_suggestion(error: clap::Error, command: &clap::Command) -> clap::Error {
+    if error.kind() != ErrorKind::UnknownArgument {
+        return error;
+    }
+    let Some(ContextValue::String(suggested)) = error.get(ContextKind::SuggestedArg) else {
+        return error;
+    };
+    let name = suggested.trim_start_matches('-');
+    let visible = command.get_arguments().any(|arg| {
+        !arg.is_hide_set()
+            && (arg.get_long() == Some(name)
+                || arg.get_all_aliases().is_some_and(|a| a.contains(&name)))
+    });
+    if visible {
+        return error;
+    }
+    let mut rebuilt = clap::Error::new(ErrorKind::UnknownArgument).with_cmd(command);
+    for (kind, value) in error.context() {
+        if kind != ContextKind::SuggestedArg {
+            rebuilt.insert(kind, value.clone());
+        }
+    }
+    rebuilt
 }
 
 /// `-A/-W/-D` in command-line order, with names checked.
@@ -200,9 +249,7 @@ pub fn level_flags(cli: &Cli, matches: &ArgMatches) -> Result<LevelFlags, String
             if name == "warnings" || lints::find_code(name).is_some() {
                 Ok((level, name.clone()))
             } else {
-                Err(format!(
-                    "unknown lint `{name}` (run `mcp-lint lints` to list them)"
-                ))
+                Err(lints::unknown_lint_message(name))
             }
         })
         .collect()

@@ -30,6 +30,8 @@ pub struct Config {
     pub panic_guards: Vec<String>,
     /// Project fns that build an `isError` tool result.
     pub error_builders: Vec<String>,
+    /// Things that look like configuration but are not read (`[package.metadata.mcp_lint]`).
+    pub warnings: Vec<String>,
 }
 
 const KEYS: &[&str] = &[
@@ -40,34 +42,64 @@ const KEYS: &[&str] = &[
     "error-builders",
 ];
 
+const TABLE: &str = "mcp-lint";
+
+/// A manifest's text, to read tables from and point at keys in.
+struct Manifest<'a> {
+    path: &'a Path,
+    text: String,
+}
+
+impl Manifest<'_> {
+    /// `path:line:col` of the key at `keys`, or just the path when it cannot be located.
+    fn at(&self, keys: &[&str]) -> String {
+        match key_position(&self.text, keys) {
+            Some((line, column)) => format!("{}:{line}:{column}", self.path.display()),
+            None => self.path.display().to_string(),
+        }
+    }
+}
+
 impl Config {
     /// Reads the package manifest (and the workspace manifest, when the package inherits).
     pub fn load(manifest: &Path, workspace_manifest: Option<&Path>) -> Result<Config, String> {
-        let package_table = read_table(manifest, &["package", "metadata", "mcp-lint"])?;
+        let mut config = Config::default();
+        let package = read_manifest(manifest)?;
+        let package_table = match &package {
+            Some((m, root)) => {
+                config.warn_near_misses(m, root);
+                table_at(m, root, &["package", "metadata", TABLE])?
+            }
+            None => None,
+        };
         let inherit = match &package_table {
             None => true,
-            Some(t) => t
-                .get("workspace")
-                .map(|v| {
-                    v.as_bool().ok_or_else(|| {
-                        format!(
-                            "{}: `workspace` in [package.metadata.mcp-lint] must be true or false",
-                            manifest.display()
+            Some(t) => match t.get("workspace") {
+                None => false,
+                Some(v) => v.as_bool().ok_or_else(|| {
+                    format!(
+                        "{}: `workspace` in [package.metadata.mcp-lint] must be true or false",
+                        package.as_ref().map_or_else(
+                            || manifest.display().to_string(),
+                            |(m, _)| m.at(&["package", "metadata", TABLE, "workspace"])
                         )
-                    })
-                })
-                .transpose()?
-                .unwrap_or(false),
+                    )
+                })?,
+            },
         };
-        let mut config = Config::default();
         if inherit
             && let Some(ws) = workspace_manifest
-            && let Some(table) = read_table(ws, &["workspace", "metadata", "mcp-lint"])?
+            && let Some((m, root)) = read_manifest(ws)?
         {
-            config.merge(&table, ws, "[workspace.metadata.mcp-lint]")?;
+            if ws != manifest {
+                config.warn_near_misses(&m, &root);
+            }
+            if let Some(table) = table_at(&m, &root, &["workspace", "metadata", TABLE])? {
+                config.merge(&table, Some(&m), &["workspace", "metadata", TABLE])?;
+            }
         }
-        if let Some(table) = package_table {
-            config.merge(&table, manifest, "[package.metadata.mcp-lint]")?;
+        if let (Some(table), Some((m, _))) = (package_table, &package) {
+            config.merge(&table, Some(m), &["package", "metadata", TABLE])?;
         }
         Ok(config)
     }
@@ -78,36 +110,76 @@ impl Config {
         let table = manifest
             .get("package")
             .and_then(|p| p.get("metadata"))
-            .and_then(|m| m.get("mcp-lint"));
+            .and_then(|m| m.get(TABLE));
         match table {
             None => {}
             Some(toml::Value::Table(t)) => {
-                config.merge(t, Path::new("Cargo.toml"), "[package.metadata.mcp-lint]")?
+                config.merge(t, None, &["package", "metadata", TABLE])?
             }
             Some(_) => return Err("[package.metadata.mcp-lint] must be a table".into()),
         }
         Ok(config)
     }
 
-    fn merge(&mut self, table: &toml::Table, path: &Path, name: &str) -> Result<(), String> {
-        let here = |msg: String| format!("{}: {name}: {msg}", path.display());
+    /// `[package.metadata.mcp_lint]` and other near misses of the table name are not read:
+    /// say so, with the right spelling, instead of ignoring them silently.
+    fn warn_near_misses(&mut self, manifest: &Manifest<'_>, root: &toml::Table) {
+        for section in ["package", "workspace"] {
+            let Some(metadata) = root
+                .get(section)
+                .and_then(|s| s.get("metadata"))
+                .and_then(toml::Value::as_table)
+            else {
+                continue;
+            };
+            for key in metadata.keys() {
+                if key != TABLE && crate::suggest::closest(key, [TABLE]).is_some() {
+                    self.warnings.push(format!(
+                        "{}: [{section}.metadata.{key}] is not read by mcp-lint; did you mean [{section}.metadata.{TABLE}]?",
+                        manifest.at(&[section, "metadata", key])
+                    ));
+                }
+            }
+        }
+    }
+
+    fn merge(
+        &mut self,
+        table: &toml::Table,
+        manifest: Option<&Manifest<'_>>,
+        prefix: &[&str],
+    ) -> Result<(), String> {
+        let name = format!("[{}]", prefix.join("."));
+        let here = |keys: &[&str], msg: String| {
+            let path: Vec<&str> = prefix.iter().chain(keys).copied().collect();
+            let at = manifest.map_or_else(|| "Cargo.toml".to_string(), |m| m.at(&path));
+            format!("{at}: {name}: {msg}")
+        };
         for (key, value) in table {
             match key.as_str() {
                 "workspace" => {}
                 "lints" => {
                     let lints = value.as_table().ok_or_else(|| {
-                        here("`lints` must be a table of `lint = \"level\"`".into())
+                        here(
+                            &["lints"],
+                            "`lints` must be a table of `lint = \"level\"`".into(),
+                        )
                     })?;
                     for (lint, level) in lints {
                         let code = lints::find_code(lint).ok_or_else(|| {
-                            here(format!(
-                                "unknown lint `{lint}` (run `mcp-lint lints` to list them)"
-                            ))
+                            here(&["lints", lint], lints::unknown_lint_message(lint))
                         })?;
                         let level = level.as_str().and_then(parse_level).ok_or_else(|| {
-                            here(format!(
-                                "the level of `{lint}` must be \"allow\", \"warn\" or \"deny\""
-                            ))
+                            let hint = level
+                                .as_str()
+                                .map(|l| crate::suggest::did_you_mean(l, ["allow", "warn", "deny"]))
+                                .unwrap_or_default();
+                            here(
+                                &["lints", lint],
+                                format!(
+                                    "the level of `{lint}` must be \"allow\", \"warn\" or \"deny\"{hint}"
+                                ),
+                            )
                         })?;
                         self.levels.push((code, level));
                     }
@@ -120,7 +192,9 @@ impl Config {
                                 .map(|v| v.as_str().map(String::from))
                                 .collect::<Option<Vec<String>>>()
                         })
-                        .ok_or_else(|| here(format!("`{key}` must be a list of strings")))?;
+                        .ok_or_else(|| {
+                            here(&[key], format!("`{key}` must be a list of strings"))
+                        })?;
                     match key.as_str() {
                         "exclude" => self.exclude.extend(list),
                         "panic-guards" => self.panic_guards.extend(list),
@@ -128,10 +202,14 @@ impl Config {
                     }
                 }
                 other => {
-                    return Err(here(format!(
-                        "unknown key `{other}` (expected one of: {})",
-                        KEYS.join(", ")
-                    )));
+                    return Err(here(
+                        &[other],
+                        format!(
+                            "unknown key `{other}`{} (expected one of: {})",
+                            crate::suggest::did_you_mean(other, KEYS.iter().copied()),
+                            KEYS.join(", ")
+                        ),
+                    ));
                 }
             }
         }
@@ -172,28 +250,60 @@ fn parse_level(text: &str) -> Option<Level> {
     }
 }
 
-fn read_table(path: &Path, keys: &[&str]) -> Result<Option<toml::Table>, String> {
+/// A manifest's text and table; `None` when it cannot be read (the workspace loader reports
+/// unreadable manifests).
+fn read_manifest(path: &Path) -> Result<Option<(Manifest<'_>, toml::Table)>, String> {
     let Ok(text) = std::fs::read_to_string(path) else {
         return Ok(None);
     };
     let root: toml::Table = text.parse().map_err(|e: toml::de::Error| {
         format!("{}: invalid TOML: {}", path.display(), e.message())
     })?;
-    let mut value = toml::Value::Table(root);
-    for key in keys {
+    Ok(Some((Manifest { path, text }, root)))
+}
+
+fn table_at(
+    manifest: &Manifest<'_>,
+    root: &toml::Table,
+    keys: &[&str],
+) -> Result<Option<toml::Table>, String> {
+    let mut value = root;
+    for (i, key) in keys.iter().enumerate() {
         match value.get(*key) {
-            Some(v) => value = v.clone(),
             None => return Ok(None),
+            Some(toml::Value::Table(t)) => value = t,
+            Some(_) => {
+                return Err(format!(
+                    "{}: [{}] must be a table",
+                    manifest.at(&keys[..=i]),
+                    keys[..=i].join(".")
+                ));
+            }
         }
     }
-    match value {
-        toml::Value::Table(t) => Ok(Some(t)),
-        _ => Err(format!(
-            "{}: [{}] must be a table",
-            path.display(),
-            keys.join(".")
-        )),
+    Ok(Some(value.clone()))
+}
+
+/// 1-based line and column (in characters) of the key at `keys` in a TOML text.
+fn key_position(text: &str, keys: &[&str]) -> Option<(usize, usize)> {
+    let root = toml::de::DeTable::parse(text).ok()?;
+    let mut table = root.get_ref();
+    let mut start = None;
+    for (i, key) in keys.iter().enumerate() {
+        let (k, v) = table.iter().find(|(k, _)| k.get_ref().as_ref() == *key)?;
+        start = Some(k.span().start);
+        if i + 1 < keys.len() {
+            match v.get_ref() {
+                toml::de::DeValue::Table(t) => table = t,
+                _ => return None,
+            }
+        }
     }
+    let start = start?;
+    let before = text.get(..start)?;
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    Some((line, column))
 }
 
 /// `-A/-W/-D` flags in command-line order: `(level, name)`, names checked.

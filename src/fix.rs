@@ -3,7 +3,8 @@
 //! Only `MachineApplicable` edits are applied unless `--unsafe-fixes` also allows the
 //! `MaybeIncorrect` ones. Per file, overlapping edits are skipped, the result must still parse
 //! (Rust files), the file must not have changed since it was read, and the write is atomic
-//! (a temporary file in the same directory, then a rename).
+//! (a temporary file in the same directory, then a rename). The run applies fixes in passes,
+//! re-linting in memory between them, until no fix is left (see `driver`).
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -12,28 +13,45 @@ use std::path::Path;
 use crate::diagnostic::{Applicability, Edit, FileId, Finding};
 use crate::source::SourceMap;
 
+/// Which flag applies a finding's fix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fixability {
+    /// `--fix` (`MachineApplicable`).
+    Safe,
+    /// `--fix --unsafe-fixes` only (`MaybeIncorrect`).
+    Unsafe,
+}
+
+/// Whether `--fix` can apply a finding's edits: it has some, all in one file, and none has
+/// placeholders.
+pub fn fixability(finding: &Finding) -> Option<Fixability> {
+    let help = finding.help.as_ref()?;
+    let file = help.edits.first()?.span.file;
+    if help.edits.iter().any(|e| e.span.file != file) {
+        return None;
+    }
+    match help.applicability {
+        Applicability::MachineApplicable => Some(Fixability::Safe),
+        Applicability::MaybeIncorrect => Some(Fixability::Unsafe),
+        Applicability::HasPlaceholders => None,
+    }
+}
+
 /// The edits to make, per file.
 pub fn collect(findings: &[&Finding], unsafe_fixes: bool) -> BTreeMap<FileId, Vec<Edit>> {
     let mut per_file: BTreeMap<FileId, Vec<Edit>> = BTreeMap::new();
     for f in findings {
-        let Some(help) = &f.help else { continue };
-        let allowed = match help.applicability {
-            Applicability::MachineApplicable => true,
-            Applicability::MaybeIncorrect => unsafe_fixes,
-            Applicability::HasPlaceholders => false,
+        let allowed = match fixability(f) {
+            Some(Fixability::Safe) => true,
+            Some(Fixability::Unsafe) => unsafe_fixes,
+            None => false,
         };
-        if !allowed || help.edits.is_empty() {
-            continue;
+        if let (true, Some(help)) = (allowed, &f.help)
+            && let Some(first) = help.edits.first()
+        {
+            let edits = help.edits.iter().cloned();
+            per_file.entry(first.span.file).or_default().extend(edits);
         }
-        // All of a finding's edits in one file, or none of them.
-        let file = help.edits[0].span.file;
-        if help.edits.iter().any(|e| e.span.file != file) {
-            continue;
-        }
-        per_file
-            .entry(file)
-            .or_default()
-            .extend(help.edits.iter().cloned());
     }
     per_file
 }
@@ -65,48 +83,44 @@ pub fn apply_edits(text: &str, edits: &[Edit]) -> (String, usize) {
     (out, applied)
 }
 
-/// What happened to one file.
-pub struct Outcome {
-    pub display: String,
+/// The fix of one file: its new text, or why it is refused.
+pub struct Plan {
+    pub file: FileId,
     pub applied: usize,
+    pub fixed: String,
+    /// Why the file is left as it is (the fixed text would not parse).
     pub refused: Option<String>,
-    pub diff: String,
 }
 
-/// Applies (or, with `dry_run`, only diffs) the edits.
-pub fn run(
-    sources: &SourceMap,
-    edits: &BTreeMap<FileId, Vec<Edit>>,
-    dry_run: bool,
-) -> Vec<Outcome> {
-    let mut outcomes = Vec::new();
+/// The fixed text of every file whose edits change it; nothing is written.
+pub fn plan(sources: &SourceMap, edits: &BTreeMap<FileId, Vec<Edit>>) -> Vec<Plan> {
+    let mut plans = Vec::new();
     for (&file, list) in edits {
         let source = sources.get(file);
         let (fixed, applied) = apply_edits(&source.text, list);
-        let mut outcome = Outcome {
-            display: source.display.clone(),
-            applied,
-            refused: None,
-            diff: unified_diff(&source.display, &source.text, &fixed),
-        };
         if applied == 0 || fixed == source.text {
             continue;
         }
         let is_rust = source.path.extension().is_some_and(|e| e == "rs");
-        if is_rust && let Err(e) = crate::source::parse(&fixed) {
-            outcome.refused = Some(format!(
-                "the fixed file would not parse ({e}); left unchanged"
-            ));
-        } else if !dry_run && let Err(e) = write_atomically(&source.path, &source.text, &fixed) {
-            outcome.refused = Some(e);
-        }
-        outcomes.push(outcome);
+        let refused = if is_rust {
+            crate::source::parse(&fixed)
+                .err()
+                .map(|e| format!("the fixed file would not parse ({e}); left unchanged"))
+        } else {
+            None
+        };
+        plans.push(Plan {
+            file,
+            applied,
+            fixed,
+            refused,
+        });
     }
-    outcomes
+    plans
 }
 
 /// Replaces `path`'s content `expected` by `new`, refusing when the file changed meanwhile.
-fn write_atomically(path: &Path, expected: &str, new: &str) -> Result<(), String> {
+pub fn write_atomically(path: &Path, expected: &str, new: &str) -> Result<(), String> {
     let current = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read it again: {e}; left unchanged"))?;
     if current != expected {

@@ -42,6 +42,9 @@ pub fn lint_workspace(
 ) -> Result<Outcome, String> {
     let timings = Timings::new();
     let configs = configure(&mut workspace)?;
+    let mut warnings: Vec<String> = configs.iter().flat_map(|c| c.warnings.clone()).collect();
+    warnings.sort();
+    warnings.dedup();
     let levels: Vec<Levels> = configs
         .iter()
         .map(|c| config::resolve_levels(c, flags))
@@ -119,6 +122,7 @@ pub fn lint_workspace(
         }
     }
     timings.mark("lints");
+    input_levels(&mut findings, &levels, flags);
     suppress(&mut findings, &per_package, &sources, &jobs_list, &levels);
     sort(&mut findings, &sources);
     timings.mark("sorted");
@@ -128,7 +132,24 @@ pub fn lint_workspace(
         findings,
         handlers,
         rust_files,
+        warnings,
     })
+}
+
+/// `parse_error` and `io_error` at the level their package configures (or the command line,
+/// for files outside any package); allowed ones are dropped.
+fn input_levels(findings: &mut Found, package_levels: &[Levels], flags: &config::LevelFlags) {
+    let unpackaged = config::resolve_levels(&Config::default(), flags);
+    findings.retain_mut(|(f, package)| {
+        if f.lint != PARSE_ERROR && f.lint != IO_ERROR {
+            return true;
+        }
+        let levels = package
+            .and_then(|p| package_levels.get(p))
+            .unwrap_or(&unpackaged);
+        f.level = levels.get(f.lint).copied().unwrap_or(Level::Warn);
+        f.level > Level::Allow
+    });
 }
 
 struct Timings {
@@ -380,7 +401,12 @@ fn lower_files(
                     )
                 }))),
                 Ok(_) => Ok(None),
-                Err(e) => Err(Box::new(parse_error(job.file, &file.text, &e))),
+                Err(e) => Err(Box::new(crate::syntax::parse_error(
+                    PARSE_ERROR,
+                    job.file,
+                    &file.text,
+                    &e,
+                ))),
             }
         });
         proc_macro2::extra::invalidate_current_thread_spans();
@@ -390,25 +416,6 @@ fn lower_files(
         }
     };
     pool.install(|| jobs.par_iter().map(lower).collect())
-}
-
-fn parse_error(file: FileId, text: &str, e: &syn::Error) -> Finding {
-    let span = source::span_of(file, e.span());
-    let span = if span.start == 0 && span.end == 0 && !text.is_empty() {
-        Span {
-            file,
-            start: text.len(),
-            end: text.len(),
-        }
-    } else {
-        span
-    };
-    Finding::new(
-        PARSE_ERROR,
-        span,
-        format!("this file could not be parsed, so it was not linted: {e}"),
-    )
-    .label(e.to_string())
 }
 
 /// Parts of files the analysis did not follow.

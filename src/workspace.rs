@@ -58,6 +58,8 @@ pub struct Dependency {
 pub struct Target {
     pub name: String,
     pub kind: Vec<String>,
+    /// As cargo reports them: `["bin"]`, `["lib"]`, or `[lib] crate-type`.
+    pub crate_types: Vec<String>,
     pub src_path: PathBuf,
 }
 
@@ -66,6 +68,8 @@ pub struct Package {
     pub id: String,
     pub name: String,
     pub version: String,
+    /// The package's Rust edition (`2015` when the manifest names none, as cargo does).
+    pub edition: String,
     pub manifest_path: PathBuf,
     pub targets: Vec<Target>,
     pub dependencies: Vec<Dependency>,
@@ -208,21 +212,24 @@ pub fn from_cargo(selection: &Selection) -> Result<Workspace, WorkspaceError> {
             continue;
         }
         let manifest_path = PathBuf::from(pkg["manifest_path"].as_str().unwrap_or_default());
+        let strings = |v: &Value| -> Vec<String> {
+            v.as_array()
+                .map(|k| {
+                    k.iter()
+                        .filter_map(Value::as_str)
+                        .map(String::from)
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
         let targets = pkg["targets"]
             .as_array()
             .map(|ts| {
                 ts.iter()
                     .map(|t| Target {
                         name: t["name"].as_str().unwrap_or_default().to_string(),
-                        kind: t["kind"]
-                            .as_array()
-                            .map(|k| {
-                                k.iter()
-                                    .filter_map(Value::as_str)
-                                    .map(String::from)
-                                    .collect()
-                            })
-                            .unwrap_or_default(),
+                        kind: strings(&t["kind"]),
+                        crate_types: strings(&t["crate_types"]),
                         src_path: PathBuf::from(t["src_path"].as_str().unwrap_or_default()),
                     })
                     .collect()
@@ -236,6 +243,7 @@ pub fn from_cargo(selection: &Selection) -> Result<Workspace, WorkspaceError> {
             id: id.to_string(),
             name: pkg["name"].as_str().unwrap_or_default().to_string(),
             version: pkg["version"].as_str().unwrap_or_default().to_string(),
+            edition: pkg["edition"].as_str().unwrap_or("2015").to_string(),
             manifest_path,
             targets,
             dependencies,
@@ -335,6 +343,7 @@ pub fn from_paths(paths: &[PathBuf]) -> Result<Workspace, WorkspaceError> {
             id: String::new(),
             name: String::from("(no package)"),
             version: String::new(),
+            edition: String::from("2015"),
             manifest_path: root.join("Cargo.toml"),
             targets: Vec::new(),
             dependencies: Vec::new(),
@@ -426,9 +435,23 @@ fn package_from_manifest(
         .and_then(toml::Value::as_str)
         .unwrap_or("0.0.0")
         .to_string();
+    let edition = match package.and_then(|p| p.get("edition")) {
+        Some(toml::Value::String(e)) => e.clone(),
+        // `edition.workspace = true`: the workspace's `[workspace.package]` edition.
+        Some(_) => workspace_manifest
+            .as_ref()
+            .and_then(|w| w.get("workspace"))
+            .and_then(|w| w.get("package"))
+            .and_then(|p| p.get("edition"))
+            .and_then(toml::Value::as_str)
+            .unwrap_or("2015")
+            .to_string(),
+        None => "2015".to_string(),
+    };
     let url = format!("path+file://{}", dir.display());
     Ok(Package {
         id: format!("{url}#{name}@{version}"),
+        edition,
         targets: targets_of(&manifest, &dir, &name),
         dependencies: dependencies_of(&manifest, workspace_manifest.as_ref()),
         locked: read_lock(&dir)?,
@@ -506,6 +529,7 @@ fn targets_of(manifest: &toml::Table, dir: &Path, name: &str) -> Vec<Target> {
             targets.push(Target {
                 name: bin_name.to_string(),
                 kind: vec!["bin".into()],
+                crate_types: vec!["bin".into()],
                 src_path: path,
             });
         }
@@ -515,15 +539,34 @@ fn targets_of(manifest: &toml::Table, dir: &Path, name: &str) -> Vec<Target> {
         targets.push(Target {
             name: name.to_string(),
             kind: vec!["bin".into()],
+            crate_types: vec!["bin".into()],
             src_path: main,
         });
     }
-    for file in walk_rs(&dir.join("src/bin"), false) {
+    // `src/bin/NAME.rs` and `src/bin/NAME/main.rs`.
+    let bin_dir = dir.join("src/bin");
+    let nested = std::fs::read_dir(&bin_dir)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| e.path().join("main.rs"))
+                .filter(|main| main.is_file())
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    let mut bins: Vec<PathBuf> = walk_rs(&bin_dir, false).into_iter().chain(nested).collect();
+    bins.sort();
+    for file in bins {
         if !targets.iter().any(|t| t.src_path == file) {
-            let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or(name);
+            let stem = if file.file_name().is_some_and(|n| n == "main.rs") {
+                file.parent().and_then(Path::file_name)
+            } else {
+                file.file_stem()
+            };
             targets.push(Target {
-                name: stem.to_string(),
+                name: stem.and_then(|s| s.to_str()).unwrap_or(name).to_string(),
                 kind: vec!["bin".into()],
+                crate_types: vec!["bin".into()],
                 src_path: file,
             });
         }
@@ -535,11 +578,40 @@ fn targets_of(manifest: &toml::Table, dir: &Path, name: &str) -> Vec<Target> {
         .map(|p| dir.join(p))
         .unwrap_or_else(|| dir.join("src/lib.rs"));
     if lib.is_file() {
-        targets.push(Target {
-            name: name.replace('-', "_"),
-            kind: vec!["lib".into()],
-            src_path: lib,
-        });
+        let table = manifest.get("lib");
+        let declared: Vec<String> = table
+            .and_then(|l| l.get("crate-type"))
+            .and_then(toml::Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(toml::Value::as_str)
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let proc_macro = table
+            .and_then(|l| l.get("proc-macro"))
+            .and_then(toml::Value::as_bool)
+            == Some(true);
+        let kind = match (proc_macro, declared.is_empty()) {
+            (true, _) => vec!["proc-macro".to_string()],
+            (false, true) => vec!["lib".to_string()],
+            (false, false) => declared,
+        };
+        let lib_name = table
+            .and_then(|l| l.get("name"))
+            .and_then(toml::Value::as_str)
+            .unwrap_or(name);
+        // Cargo lists the library first.
+        targets.insert(
+            0,
+            Target {
+                name: lib_name.replace('-', "_"),
+                crate_types: kind.clone(),
+                kind,
+                src_path: lib,
+            },
+        );
     }
     targets
 }

@@ -1,5 +1,5 @@
 //! Output formats other than human and cargo JSON: SARIF (validated against the official
-//! 2.1.0 schema), GitHub annotations, --statistics.
+//! 2.1.0 schema that `serde-sarif` ships), GitHub annotations, --statistics.
 
 mod common;
 
@@ -22,6 +22,26 @@ async fn main() {
 }
 "#;
 
+/// The official SARIF 2.1.0 schema, as the `serde-sarif` package ships it (`src/schema.json`),
+/// found through `cargo metadata`: nothing outside this repository and its dependencies.
+fn sarif_schema() -> std::path::PathBuf {
+    let metadata = cargo_metadata::MetadataCommand::new()
+        .manifest_path(common::repo().join("Cargo.toml"))
+        .exec()
+        .expect("cargo metadata runs");
+    let package = metadata
+        .packages
+        .iter()
+        .find(|p| p.name.as_str() == "serde-sarif")
+        .expect("serde-sarif is a dependency");
+    package
+        .manifest_path
+        .parent()
+        .expect("a manifest has a directory")
+        .join("src/schema.json")
+        .into()
+}
+
 fn server() -> std::path::PathBuf {
     scratch_crate(
         "formats",
@@ -37,7 +57,7 @@ fn sarif_is_valid_against_the_official_schema() {
     assert_eq!(out.status.code(), Some(1));
     let log: serde_json::Value = serde_json::from_slice(&out.stdout).expect("SARIF is JSON");
 
-    let schema_path = common::repo().join("../shared/schemas/sarif-schema-2.1.0.json");
+    let schema_path = sarif_schema();
     let schema: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(&schema_path)
             .unwrap_or_else(|e| panic!("{}: {e}", schema_path.display())),
@@ -54,6 +74,10 @@ fn sarif_is_valid_against_the_official_schema() {
     if let Err(e) = schemas.validate(&log, index) {
         panic!("SARIF output is invalid:\n{e:#}");
     }
+    // The schema really constrains the output: a result level it does not define is refused.
+    let mut broken = log.clone();
+    broken["runs"][0]["results"][0]["level"] = serde_json::json!("loud");
+    assert!(schemas.validate(&broken, index).is_err());
 
     let run = &log["runs"][0];
     assert_eq!(run["columnKind"], "unicodeCodePoints");

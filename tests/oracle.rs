@@ -1,7 +1,7 @@
 //! SDK oracles: real servers built from crates.io, driven over stdio, confirm what the lints
 //! claim about the wire — and that the fixes mcp-lint applies change it as promised.
-//! They build real SDK crates (about a minute each on two cores); CI runs them, and
-//! `MCP_LINT_SKIP_ORACLES=1` skips them locally.
+//! They download and build real SDK crates from crates.io (about a minute each on two cores),
+//! so they are `#[ignore]`d: `.ci/run` runs them with `--include-ignored`.
 
 mod common;
 
@@ -14,11 +14,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 fn skip() -> bool {
-    if std::env::var_os("MCP_LINT_SKIP_ORACLES").is_some() {
-        eprintln!("skipped: MCP_LINT_SKIP_ORACLES is set");
-        return true;
-    }
-    false
+    common::skip_slow("the SDK oracles")
 }
 
 /// A scratch server crate under target/oracle, sharing one target dir between runs.
@@ -175,6 +171,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 const RMCP_DEPS: &str = "rmcp = { version = \"3.11\", features = [\"server\", \"transport-io\", \"macros\"] }\ntokio = { version = \"1\", features = [\"macros\", \"rt-multi-thread\", \"io-std\"] }\nserde = { version = \"1\", features = [\"derive\"] }\nschemars = \"1\"\ntracing-subscriber = \"0.3\"\n";
 
 #[test]
+#[ignore = "needs crates.io to build rmcp (slow); .ci/run runs it"]
 fn rmcp_wire_before_and_after_the_fixes() {
     if skip() {
         return;
@@ -312,6 +309,7 @@ async fn main() -> SdkResult<()> {
 const RUST_MCP_SDK_DEPS: &str = "rust-mcp-sdk = \"~1.1\"\ntokio = { version = \"1\", features = [\"macros\", \"rt-multi-thread\"] }\nasync-trait = \"0.1\"\nserde = { version = \"1\", features = [\"derive\"] }\n";
 
 #[test]
+#[ignore = "needs crates.io to build rust-mcp-sdk (slow); .ci/run runs it"]
 fn rust_mcp_sdk_wire_matches_the_lints() {
     if skip() {
         return;
@@ -362,4 +360,135 @@ fn rust_mcp_sdk_wire_matches_the_lints() {
             "non-JSON on stdout: {line}"
         );
     }
+}
+
+/// What a fixed ui-test needs besides its SDK to compile.
+const COMPILE_DEPS: &str = "tokio = { version = \"1\", features = [\"full\"] }\nanyhow = \"1\"\nserde = { version = \"1\", features = [\"derive\"] }\nserde_json = \"1\"\nschemars = \"1\"\ntracing = \"0.1\"\ntracing-subscriber = \"0.3\"\n";
+
+/// A ui-test case as a crate that can be built: its manifest gets `[workspace]`, the
+/// features rmcp's servers need and [`COMPILE_DEPS`]; its made-up lock file is dropped.
+fn buildable_case(case: &Path) -> Option<PathBuf> {
+    let source = std::fs::read_to_string(case).expect("case");
+    let deps = common::ui_case::deps(&source);
+    if !deps.iter().any(|d| d.starts_with("rmcp = ")) {
+        return None;
+    }
+    let (scratch, _) = common::ui_case::scratch(case).expect("scratch crate");
+    let lint = case.parent()?.file_name()?.to_string_lossy().into_owned();
+    let name = format!("fixed-{lint}-{}", case.file_stem()?.to_string_lossy());
+    let dir = common::repo()
+        .join("target/oracle")
+        .join(name.replace('_', "-"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src")).expect("project");
+    let target = common::ui_case::target(&source);
+    let mut code = source.clone();
+    // Most cases are tools without a program around them: an empty `main` (which serves
+    // nothing, so the findings stay the same) lets them build.
+    if target == "src/main.rs" && !source.contains("fn main(") {
+        code.push_str("\nfn main() {}\n");
+    }
+    std::fs::write(dir.join(target), code).expect("write case");
+    let manifest = std::fs::read_to_string(scratch.join("Cargo.toml")).expect("manifest");
+    let mut out = String::new();
+    for line in manifest.lines() {
+        match line.strip_prefix("rmcp = \"") {
+            Some(version) => out.push_str(&format!(
+                "rmcp = {{ version = \"{}, features = [\"server\", \"macros\", \"transport-io\"] }}\n",
+                version
+            )),
+            None if line.starts_with("tracing-subscriber") || line.starts_with("serde_json") => {}
+            None => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        if line == "[dependencies]" {
+            out.push_str(COMPILE_DEPS);
+        }
+    }
+    out = out.replacen("[dependencies]", "[workspace]\n\n[dependencies]", 1);
+    std::fs::write(dir.join("Cargo.toml"), out).expect("manifest");
+    let _ = std::fs::remove_dir_all(&scratch);
+    Some(dir)
+}
+
+/// `cargo check`'s errors in the crate itself (message texts), or `Err` when cargo failed
+/// before compiling it (a dependency that does not resolve, say).
+fn compile_errors(dir: &Path) -> Result<Vec<String>, String> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["check", "--quiet", "--message-format", "json"])
+        .current_dir(dir)
+        .env(
+            "CARGO_TARGET_DIR",
+            common::repo().join("target/oracle/target"),
+        )
+        .output()
+        .expect("cargo runs");
+    let mut errors = Vec::new();
+    for message in cargo_metadata::Message::parse_stream(out.stdout.as_slice()) {
+        if let Ok(cargo_metadata::Message::CompilerMessage(m)) = message
+            && m.message.level == cargo_metadata::diagnostic::DiagnosticLevel::Error
+        {
+            errors.push(m.message.message);
+        }
+    }
+    if !out.status.success() && errors.is_empty() {
+        return Err(common::text(&out.stderr));
+    }
+    errors.sort();
+    Ok(errors)
+}
+
+#[test]
+#[ignore = "needs crates.io to build each rmcp version the ui-tests use (slow); .ci/run runs it"]
+fn fixed_rmcp_ui_tests_still_compile_against_the_real_sdk() {
+    if skip() {
+        return;
+    }
+    let mut checked = Vec::new();
+    let mut failures = Vec::new();
+    for case in common::ui_case::all() {
+        let Some(dir) = buildable_case(&case) else {
+            continue;
+        };
+        let diff = common::mcp_lint(&dir, &[".", "--diff", "--unsafe-fixes"]);
+        if diff.status.code() != Some(1) {
+            continue;
+        }
+        let before = compile_errors(&dir)
+            .unwrap_or_else(|e| panic!("{}: cargo check failed: {e}", case.display()));
+        let fix = common::mcp_lint(&dir, &[".", "--fix", "--unsafe-fixes"]);
+        assert!(
+            common::text(&fix.stderr).contains("mcp-lint: applied "),
+            "{}: {}",
+            case.display(),
+            common::text(&fix.stderr)
+        );
+        let after = compile_errors(&dir)
+            .unwrap_or_else(|e| panic!("{}: cargo check failed: {e}", case.display()));
+        let new: Vec<&String> = after.iter().filter(|e| !before.contains(e)).collect();
+        if !new.is_empty() {
+            failures.push(format!(
+                "{}: the fixes broke the build: {new:?}\n{}",
+                case.display(),
+                common::text(&diff.stdout)
+            ));
+        }
+        checked.push((case.display().to_string(), before));
+    }
+    for (case, errors) in &checked {
+        println!(
+            "{case}: {} errors before the fixes {errors:?}",
+            errors.len()
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    let clean = checked.iter().filter(|(_, e)| e.is_empty()).count();
+    assert!(
+        checked.len() >= 10 && clean >= 8,
+        "too few fixed rmcp cases that build: {clean} of {}",
+        checked.len()
+    );
 }

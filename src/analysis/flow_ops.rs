@@ -762,7 +762,7 @@ impl Flow<'_, '_> {
                         Fact::Logger { installs, .. } => out.push(Origin {
                             fact: Fact::Logger {
                                 installs,
-                                writer: arg0,
+                                writer: Some(id),
                             },
                             ..*o
                         }),

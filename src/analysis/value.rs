@@ -63,7 +63,8 @@ pub enum Fact {
     /// An integer constant.
     Int(i64),
     /// A `tracing_subscriber` fmt subscriber or layer that writes to stdout; `installs` when
-    /// it sets itself up (`fmt::init()`), `writer` when `.with_writer(stdout)` is explicit.
+    /// it sets itself up (`fmt::init()`), `writer`: the `.with_writer(stdout)` or
+    /// `.with_test_writer()` call when one is explicit.
     Logger {
         installs: bool,
         writer: Option<ExprId>,

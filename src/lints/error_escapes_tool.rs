@@ -96,7 +96,7 @@ fn finding(cx: &Cx<'_>, site: &ProtocolSite) -> Option<Finding> {
     let help = match (site.question_mark, operand_text(cx, site)) {
         (true, Some(operand)) => format!(
             "report the failure as a tool result with `isError: true`:\n    {}",
-            match_code(operand, site.option, &error_result)
+            match_code(operand, site.option, &site.binding, &error_result)
         ),
         _ if !site.in_handler => format!(
             "return an error the tool can answer with an `isError` result (`Result<_, String>`), and report it from the tool:\n    {error_result}"

@@ -30,6 +30,8 @@ pub struct ProtocolSite {
     pub protocol: Protocol,
     /// The constructor's message argument, for the help.
     pub message: Option<Span>,
+    /// The name the user's `map_err` closure gives the error (`e` when there is none).
+    pub binding: String,
 }
 
 impl ProtocolSite {
@@ -112,7 +114,10 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
         operand: exit.operand,
         option: exit.option,
         protocol,
-        message: ctor_site.and_then(|s| ctor_message(cx, s)),
+        message: ctor_site
+            .filter(|_| !protocol.sdk_parse)
+            .and_then(|s| ctor_message(cx, s)),
+        binding: adapter_binding(body, exit.at),
     };
     let mut other = false;
     for o in exit.err.iter() {
@@ -154,7 +159,8 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
             operand: None,
             option: false,
             protocol: p,
-            message: ctor_message(cx, o.site),
+            message: (!p.sdk_parse).then(|| ctor_message(cx, o.site)).flatten(),
+            binding: "e".to_string(),
         });
     }
     // An `Err` of another type in a tool whose every `Err` is a protocol error (trait
@@ -200,16 +206,41 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
     out
 }
 
+/// The name a `?` operand's `map_err(|b| ..)` closure binds the error to.
+fn adapter_binding(body: &crate::model::ir::Body, at: ExprId) -> String {
+    let ExprKind::Try { expr, .. } = &body.expr(at).kind else {
+        return "e".into();
+    };
+    let ExprKind::MethodCall { method, args, .. } = &body.expr(*expr).kind else {
+        return "e".into();
+    };
+    let closure = match args.first().map(|&a| &body.expr(a).kind) {
+        Some(ExprKind::Closure(c)) if method == "map_err" => body.closure(*c),
+        _ => return "e".into(),
+    };
+    match closure.params.first().map(|&p| &body.pat(p).kind) {
+        Some(crate::model::ir::PatKind::Bind { local, .. }) => body.local(*local).name.clone(),
+        Some(crate::model::ir::PatKind::Wild) => "_".into(),
+        _ => "e".into(),
+    }
+}
+
 /// The message argument of a protocol-error constructor call at `site`
-/// (`internal_error(msg, data)`, `new(code, msg, data)`).
+/// (`internal_error(msg, data)`, `new(code, msg, data)`); none for conversions.
 fn ctor_message(cx: &Cx<'_>, site: Site) -> Option<Span> {
     let def = cx.a.program.def(site.func);
     let body = &def.body;
     let ExprKind::Call { func, args } = &body.expr(site.expr).kind else {
         return None;
     };
-    let new =
-        matches!(&body.expr(*func).kind, ExprKind::Path(p) if p.last().is_some_and(|l| l == "new"));
+    let last = match &body.expr(*func).kind {
+        ExprKind::Path(p) => p.last().map(String::as_str).unwrap_or_default(),
+        _ => "",
+    };
+    if last == "from" || last == "into" {
+        return None;
+    }
+    let new = last == "new";
     let arg = *args.get(usize::from(new))?;
     Some(cx.site_span(Site {
         func: site.func,
@@ -225,19 +256,20 @@ pub fn message_code(
     [missing, error, fallback]: [&str; 3],
 ) -> String {
     match (site.question_mark, site.option, site.message) {
+        (_, _, Some(m)) => cx.snippet(m).to_string(),
         (true, true, _) => missing.to_string(),
         (true, false, _) => error.to_string(),
-        (false, _, Some(m)) => cx.snippet(m).to_string(),
         (false, _, None) => fallback.to_string(),
     }
 }
 
-/// The code that replaces `operand?` so a failure returns `error_result` instead.
-pub fn match_code(operand: &str, option: bool, error_result: &str) -> String {
+/// The code that replaces `operand?` so a failure returns `error_result` instead; the error
+/// is bound to `binding`.
+pub fn match_code(operand: &str, option: bool, binding: &str, error_result: &str) -> String {
     if option {
         format!("match {operand} {{ Some(value) => value, None => return {error_result} }}")
     } else {
-        format!("match {operand} {{ Ok(value) => value, Err(e) => return {error_result} }}")
+        format!("match {operand} {{ Ok(value) => value, Err({binding}) => return {error_result} }}")
     }
 }
 
@@ -254,6 +286,14 @@ pub fn operand_text<'a>(cx: &Cx<'a>, site: &ProtocolSite) -> Option<&'a str> {
 /// `match`, `Err(..)` becomes the result. `None` where the SDK cannot spell that result for
 /// this fn's return type, or for sites in helpers.
 pub fn result_edit(cx: &Cx<'_>, site: &ProtocolSite, error_result: &str) -> Option<Edit> {
+    // Without the user's own message the result needs one made up (`e.to_string()` needs
+    // `Display`, `message` names nothing): the help shows it, `--fix` does not write it. An
+    // `Option`'s `None` gets a literal, which always compiles; so does the SDK's own parse.
+    let known =
+        site.message.is_some() || (site.question_mark && site.option) || site.protocol.sdk_parse;
+    if !known {
+        return None;
+    }
     let sdk = cx.sdk?;
     if !site.in_handler || cx.handlers.closures.contains(&site.handler) {
         return None;
@@ -273,7 +313,12 @@ pub fn result_edit(cx: &Cx<'_>, site: &ProtocolSite, error_result: &str) -> Opti
                 end: site.span.end,
                 ..operand_span
             },
-            replacement: match_code(cx.snippet(operand_span), site.option, error_result),
+            replacement: match_code(
+                cx.snippet(operand_span),
+                site.option,
+                &site.binding,
+                error_result,
+            ),
         })
     } else {
         Some(Edit {

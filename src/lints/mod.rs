@@ -44,53 +44,106 @@ pub static ALL: &[&dyn Lint] = &[
     &error_leaks_internals::ErrorLeaksInternals,
 ];
 
-/// Diagnostics about suppression comments themselves: `(name, default level, summary, doc)`.
-pub static META: &[(&str, Level, &str, &str)] = &[
-    (
-        "unused_suppression",
-        Level::Warn,
-        "a `mcp-lint: allow/expect(..)` comment that suppressed nothing, or names no lint",
-        include_str!(concat!(
+/// A diagnostic that is not a lint of the analysis but is configured like one.
+pub struct Meta {
+    pub name: &'static str,
+    pub level: Level,
+    pub category: &'static str,
+    pub summary: &'static str,
+    pub doc: &'static str,
+}
+
+/// Diagnostics about suppression comments and about files that could not be read or parsed.
+pub static META: &[Meta] = &[
+    Meta {
+        name: "unused_suppression",
+        level: Level::Warn,
+        category: "suppression",
+        summary: "a `mcp-lint: allow/expect(..)` comment that suppressed nothing, or names no lint",
+        doc: include_str!(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/lints/unused_suppression.md"
         )),
-    ),
-    (
-        "missing_suppression_reason",
-        Level::Warn,
-        "a `mcp-lint: allow/expect(..)` comment without `reason = \"..\"`",
-        include_str!(concat!(
+    },
+    Meta {
+        name: "missing_suppression_reason",
+        level: Level::Warn,
+        category: "suppression",
+        summary: "a `mcp-lint: allow/expect(..)` comment without `reason = \"..\"`",
+        doc: include_str!(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/lints/missing_suppression_reason.md"
         )),
-    ),
+    },
+    Meta {
+        name: crate::PARSE_ERROR,
+        level: Level::Warn,
+        category: "input",
+        summary: "a file that does not parse as Rust, so it was not linted",
+        doc: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/lints/parse_error.md")),
+    },
+    Meta {
+        name: crate::IO_ERROR,
+        level: Level::Warn,
+        category: "input",
+        summary: "a file skipped unread: not UTF-8, too large, unreadable, a symbolic link, or a broken manifest",
+        doc: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/lints/io_error.md")),
+    },
 ];
+
+/// A lint name as users may write it: `mcp_lint::` prefix optional, `-` for `_` (as rustc
+/// accepts `-D panic-in-tool`).
+fn normalize(name: &str) -> String {
+    name.strip_prefix("mcp_lint::")
+        .or_else(|| name.strip_prefix("mcp-lint::"))
+        .unwrap_or(name)
+        .replace('-', "_")
+}
+
+fn find_meta(name: &str) -> Option<&'static Meta> {
+    let name = normalize(name);
+    META.iter().find(|m| m.name == name)
+}
 
 /// The documentation of a lint or meta diagnostic.
 pub fn doc_of(name: &str) -> Option<&'static str> {
-    let name = name.strip_prefix("mcp_lint::").unwrap_or(name);
     find(name)
         .map(|l| l.doc())
-        .or_else(|| META.iter().find(|(n, ..)| *n == name).map(|(.., doc)| *doc))
+        .or_else(|| find_meta(name).map(|m| m.doc))
 }
 
-/// The canonical name of a lint or meta diagnostic (`mcp_lint::` prefix optional).
+/// The canonical name of a lint or meta diagnostic.
 pub fn find_code(name: &str) -> Option<&'static str> {
-    let name = name.strip_prefix("mcp_lint::").unwrap_or(name);
     find(name)
         .map(|l| l.name())
-        .or_else(|| META.iter().find(|(n, ..)| *n == name).map(|(n, ..)| *n))
+        .or_else(|| find_meta(name).map(|m| m.name))
 }
 
 /// Every configurable code with its default level.
 pub fn all_codes() -> impl Iterator<Item = (&'static str, Level)> {
     ALL.iter()
         .map(|l| (l.name(), l.default_level()))
-        .chain(META.iter().map(|(n, level, ..)| (*n, *level)))
+        .chain(META.iter().map(|m| (m.name, m.level)))
+}
+
+/// The one-line summary and default level of a lint or meta diagnostic.
+pub fn summary_of(name: &str) -> Option<(&'static str, Level)> {
+    find(name)
+        .map(|l| (l.summary(), l.default_level()))
+        .or_else(|| find_meta(name).map(|m| (m.summary, m.level)))
+}
+
+/// "unknown lint `X`", with the closest known name when there is one.
+pub fn unknown_lint_message(name: &str) -> String {
+    let names = all_codes().map(|(n, _)| n).chain(["warnings"]);
+    format!(
+        "unknown lint `{name}`{} (run `mcp-lint lints` to list them)",
+        crate::suggest::did_you_mean(&normalize(name), names)
+    )
 }
 
 pub fn find(name: &str) -> Option<&'static dyn Lint> {
-    let name = name.strip_prefix("mcp_lint::").unwrap_or(name);
+    let name = normalize(name);
     ALL.iter().copied().find(|l| l.name() == name)
 }
 

@@ -75,11 +75,7 @@ fn finding(cx: &Cx<'_>, f: FnId, site: &StdoutSite) -> Option<Finding> {
             )),
         ),
         StdoutKind::Logger { installs, writer } => {
-            let what = cx.snippet(Span {
-                end: span.end,
-                ..span
-            });
-            let root = what.split('(').next().unwrap_or(what).trim();
+            let root = root_path(cx, site.at);
             let verb = if *installs { "installs" } else { "builds" };
             let help = match (installs, writer) {
                 (true, _) => (
@@ -87,11 +83,15 @@ fn finding(cx: &Cx<'_>, f: FnId, site: &StdoutSite) -> Option<Finding> {
                     Vec::new(),
                     Applicability::MaybeIncorrect,
                 ),
+                // The chain's own writer is replaced: a second writer would not win.
                 (false, Some(w)) => (
                     "send logs to stderr: `.with_writer(std::io::stderr)`".into(),
                     vec![Edit {
-                        span: cx.site_span(*w),
-                        replacement: "std::io::stderr".into(),
+                        span: Span {
+                            start: cx.call_head_span(*w).start,
+                            ..cx.site_span(*w)
+                        },
+                        replacement: "with_writer(std::io::stderr)".into(),
                     }],
                     Applicability::MachineApplicable,
                 ),
@@ -150,4 +150,24 @@ fn finding(cx: &Cx<'_>, f: FnId, site: &StdoutSite) -> Option<Finding> {
         finding = finding.fix(message, edits, applicability);
     }
     Some(finding)
+}
+
+/// The path of the call that builds the logger, resolved through imports
+/// (`tracing_subscriber::fmt::layer`).
+fn root_path(cx: &Cx<'_>, at: crate::analysis::program::Site) -> String {
+    let def = cx.a.program.def(at.func);
+    let body = &def.body;
+    if let crate::model::ir::ExprKind::Call { func, .. } = &body.expr(at.expr).kind
+        && let crate::model::ir::ExprKind::Path(p) = &body.expr(*func).kind
+    {
+        return cx
+            .a
+            .program
+            .file_ir(at.func)
+            .imports
+            .resolve_segments(p)
+            .join("::");
+    }
+    let text = cx.snippet(cx.site_span(at));
+    text.split('(').next().unwrap_or(text).trim().to_string()
 }

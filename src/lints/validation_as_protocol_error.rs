@@ -96,7 +96,7 @@ fn finding(cx: &Cx<'_>, site: &ProtocolSite) -> Option<Finding> {
         match (site.question_mark, operand_text(cx, site)) {
             (true, Some(operand)) => format!(
                 "report invalid arguments as a tool result with `isError: true`:\n    {}",
-                match_code(operand, site.option, &error_result)
+                match_code(operand, site.option, &site.binding, &error_result)
             ),
             _ => format!(
                 "report invalid arguments as a tool result with `isError: true`:\n    {error_result}"

@@ -3,10 +3,11 @@
 
 use serde_json::{Value, json};
 
+use super::targets::Targets;
 use super::{Placed, human, locate};
 use crate::diagnostic::{Finding, Span};
 use crate::source::SourceMap;
-use crate::workspace::Package;
+use crate::workspace::{Package, Target};
 
 fn span_json(sources: &SourceMap, span: Span, primary: bool, label: Option<&str>) -> Value {
     let file = sources.get(span.file);
@@ -93,30 +94,29 @@ pub fn diagnostic(sources: &SourceMap, f: &Finding) -> Value {
     })
 }
 
-fn target_json(package: Option<&Package>) -> Value {
-    let target = package.and_then(|p| {
-        p.targets
-            .iter()
-            .find(|t| t.kind.iter().any(|k| k == "bin"))
-            .or_else(|| p.targets.first())
-    });
+/// The `target` of a message: the target whose module tree holds the file.
+fn target_json(package: Option<&Package>, target: Option<&Target>) -> Value {
+    let edition = package.map_or("2021", |p| p.edition.as_str());
     match target {
-        Some(t) => json!({
-            "kind": t.kind,
-            "crate_types": t.kind,
-            "name": t.name,
-            "src_path": t.src_path,
-            "edition": "2021",
-            "doc": true,
-            "doctest": false,
-            "test": true,
-        }),
+        Some(t) => {
+            let lib = t.kind.iter().any(|k| k != "bin");
+            json!({
+                "kind": t.kind,
+                "crate_types": t.crate_types,
+                "name": t.name,
+                "src_path": t.src_path,
+                "edition": edition,
+                "doc": true,
+                "doctest": lib,
+                "test": true,
+            })
+        }
         None => json!({
             "kind": ["bin"],
             "crate_types": ["bin"],
             "name": package.map_or("", |p| p.name.as_str()),
             "src_path": "",
-            "edition": "2021",
+            "edition": edition,
             "doc": false,
             "doctest": false,
             "test": false,
@@ -126,12 +126,15 @@ fn target_json(package: Option<&Package>) -> Value {
 
 pub fn render(sources: &SourceMap, findings: &[Placed<'_>], success: bool) -> String {
     let mut out = String::new();
+    let mut targets = Targets::new(sources);
     for placed in findings {
+        let file = &sources.get(placed.finding.span.file).path;
+        let target = placed.package.and_then(|p| targets.of(p, file));
         let line = json!({
             "reason": "compiler-message",
             "package_id": placed.package.map_or("", |p| p.id.as_str()),
             "manifest_path": placed.package.map(|p| &p.manifest_path),
-            "target": target_json(placed.package),
+            "target": target_json(placed.package, target),
             "message": diagnostic(sources, placed.finding),
         });
         out.push_str(&line.to_string());

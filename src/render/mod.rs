@@ -5,6 +5,7 @@ pub mod human;
 pub mod json;
 pub mod sarif;
 pub mod short;
+pub mod targets;
 
 use crate::diagnostic::{Finding, Span};
 use crate::source::SourceMap;

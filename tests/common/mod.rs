@@ -2,6 +2,9 @@
 
 #![allow(dead_code)]
 
+pub mod editor;
+pub mod ui_case;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -62,4 +65,18 @@ pub fn text(bytes: &[u8]) -> String {
 /// The repository's own directory.
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Whether a slow test (one marked `#[ignore]`, run with `--include-ignored`) should return
+/// at once because `MCP_LINT_SKIP_SLOW` is set. CI never skips: there it is an error.
+pub fn skip_slow(test: &str) -> bool {
+    if std::env::var_os("MCP_LINT_SKIP_SLOW").is_none() {
+        return false;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "MCP_LINT_SKIP_SLOW is set in CI, where {test} must run"
+    );
+    eprintln!("skipped {test}: MCP_LINT_SKIP_SLOW is set");
+    true
 }

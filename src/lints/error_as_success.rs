@@ -23,6 +23,8 @@ declare_lint!(
 /// A failure on the success side, found in fn `func`.
 struct SuccessSite {
     at: Span,
+    /// The fn holding the site.
+    func: FnId,
     why: Origin,
     /// The success constructor's name in fn `func`, for the `success` → `error` rename.
     ctor_name: Option<Span>,
@@ -45,6 +47,7 @@ impl Lint for ErrorAsSuccess {
                 }
                 let site = SuccessSite {
                     at: cx.site_span(sf.at),
+                    func: sf.at.func,
                     why: sf.why,
                     ctor_name: sf.ctor_name.map(|s| cx.span(f, s)),
                 };
@@ -54,7 +57,6 @@ impl Lint for ErrorAsSuccess {
             }
         }
         for (h, f) in text_tools(cx) {
-            let reach = cx.reach_of(h, vec![h]);
             for ret in returns_of(cx, h, f) {
                 for o in ret.iter() {
                     if o.part == Part::Err || !o.fact.is_failure() {
@@ -66,6 +68,7 @@ impl Lint for ErrorAsSuccess {
                         None => continue,
                     };
                     let site = SuccessSite {
+                        func: at.func,
                         at: if o.via.is_some() {
                             cx.call_head_span(at)
                         } else {
@@ -74,6 +77,11 @@ impl Lint for ErrorAsSuccess {
                         why: *o,
                         ctor_name: None,
                     };
+                    // The chain down to a helper that put the failure in the result.
+                    let reach = cx
+                        .reach(cx.a.program.fn_node(at.func))
+                        .filter(|r| r.handler == h)
+                        .unwrap_or_else(|| cx.reach_of(h, vec![h]));
                     if seen.insert(site.at) {
                         out.push(finding(cx, &site, &reach));
                     }
@@ -154,10 +162,19 @@ fn finding(cx: &Cx<'_>, site: &SuccessSite, reach: &Reach) -> Finding {
         "{} is sent with `isError: false`: the model takes it for a result",
         why_text(cx, &site.why)
     );
+    let handler_fn = cx.a.program.node(reach.handler).func;
+    let subject = if site.func == handler_fn {
+        handler.clone()
+    } else {
+        format!(
+            "`{}`, reached from {handler},",
+            cx.a.program.name(site.func)
+        )
+    };
     let mut finding = Finding::new(
         ErrorAsSuccess::NAME,
         site.at,
-        format!("{handler} reports a failure as a successful result"),
+        format!("{subject} reports a failure as a successful result"),
     )
     .label(label);
     if let Some(chain) = cx.chain_note(reach) {

@@ -130,10 +130,16 @@ fn describe(cx: &Cx<'_>, o: &Origin) -> (Span, String, Option<Edit>) {
 
 fn finding(cx: &Cx<'_>, span: Span, what: &str, fix: Option<Edit>, reach: &Reach) -> Finding {
     let handler = cx.handler_phrase(reach.handler);
+    let subject = match reach.chain.last() {
+        Some(&n) if !reach.in_handler() => {
+            format!("`{}`, reached from {handler},", cx.body_name(n))
+        }
+        _ => handler,
+    };
     let mut finding = Finding::new(
         ErrorLeaksInternals::NAME,
         span,
-        format!("{handler} sends {what} to the model in an error result"),
+        format!("{subject} sends {what} to the model in an error result"),
     )
     .label("internal detail (types, paths, queries, stack frames) that helps neither the model nor the user, and may expose the server")
     .note("the model needs a message it can act on: the error's `Display` form; keep the details in the server's log on stderr");

@@ -193,6 +193,8 @@ pub struct FnFacts {
     pub branches: Vec<BranchInfo>,
     /// Async blocks the fn returns: their exits are the fn's.
     pub returned_async: Vec<ClosureId>,
+    /// Calls to crate fns whose error becomes a hand-made JSON-RPC error object here.
+    pub rpc_error_calls: Vec<ExprId>,
     /// Calls and macros evaluated in a catch-all match arm.
     pub fallback_exprs: Vec<ExprId>,
     /// Calls, macros and struct literals evaluated in an arm that selects a tool by name.
@@ -203,6 +205,8 @@ pub struct FnFacts {
 pub const SINK_SUCCESS: u8 = 1;
 pub const SINK_CODE: u8 = 2;
 pub const SINK_ERROR_RESULT: u8 = 4;
+/// The parameter becomes part of a hand-made JSON-RPC error object.
+pub const SINK_RPC_ERROR: u8 = 8;
 
 /// What callers need from a fn.
 #[derive(Clone, Debug, Default, PartialEq)]

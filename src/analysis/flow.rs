@@ -152,10 +152,9 @@ impl<'p, 'a> Flow<'p, 'a> {
             if !exit.owner.is_none_or(|c| returned.contains(&c)) {
                 continue;
             }
-            let foreign = exit.err.is_empty()
-                || exit
-                    .err
-                    .any(|o| !matches!(o.fact, Fact::Protocol(_) | Fact::Param(_)));
+            let foreign = exit
+                .err
+                .any(|o| !matches!(o.fact, Fact::Protocol(_) | Fact::Param(_) | Fact::Returned));
             if !foreign {
                 continue;
             }
@@ -170,7 +169,7 @@ impl<'p, 'a> Flow<'p, 'a> {
                 )
             });
             exit.err
-                .retain(|o| matches!(o.fact, Fact::Protocol(_) | Fact::Param(_)));
+                .retain(|o| matches!(o.fact, Fact::Protocol(_) | Fact::Param(_) | Fact::Returned));
             exit.err.push(Origin {
                 fact: Fact::Protocol(Protocol {
                     ctor: crate::sdk::ErrorCtor::Other,
@@ -220,6 +219,8 @@ impl<'p, 'a> Flow<'p, 'a> {
                 ret.join(&r.val);
             }
         }
+        // Call provenance is this fn's own business.
+        ret.retain(|o| o.fact != Fact::Returned);
         let mut sinks = self.sinks.clone();
         sinks.resize(params, 0);
         Summary {
@@ -715,6 +716,22 @@ impl<'p, 'a> Flow<'p, 'a> {
     fn question(&mut self, id: ExprId, expr: ExprId, question: Sp) -> Val {
         let v = self.eval(expr);
         let (operand, option, lock_failure) = super::text::question_operand(self.body, expr);
+        let mut err = v.part(Part::Err);
+        // An error of a call we cannot see into (std, another crate) is made at this `?`.
+        if err.is_empty() {
+            let about_args = super::text::parses_arguments(self.body, operand);
+            err.push(Origin {
+                fact: Fact::Foreign {
+                    about_args,
+                    unknown_tool: false,
+                },
+                part: Part::Plain,
+                site: self.site(id),
+                via: None,
+                wrap: None,
+                local: None,
+            });
+        }
         self.facts.exits.push(Exit {
             owner: self.owner,
             kind: ExitKind::Question,
@@ -722,7 +739,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             question: Some(question),
             operand: Some(operand),
             option,
-            err: v.part(Part::Err),
+            err,
             in_fallback: self.fallback > 0,
             lock_failure,
         });

@@ -330,9 +330,32 @@ impl Flow<'_, '_> {
         passthrough.then(first)
     }
 
+    /// A JSON-RPC error object is built from these values: the calls whose errors they carry
+    /// answer with a protocol error, and parameters among them reach one.
+    fn rpc_error_from(&mut self, vals: &[Val]) {
+        for v in vals {
+            self.sink_params(v, SINK_RPC_ERROR);
+            for o in v.iter() {
+                if o.fact == Fact::Returned
+                    && o.site.func == self.func
+                    && !self.facts.rpc_error_calls.contains(&o.site.expr)
+                {
+                    self.facts.rpc_error_calls.push(o.site.expr);
+                }
+            }
+        }
+    }
+
     /// The values of a call to crate fns, from their summaries; the sinks the arguments reach.
     pub fn apply_summaries(&mut self, id: ExprId, targets: &[FnId], args: &[Val]) -> Val {
         let mut out = Val::default();
+        if !targets.is_empty() {
+            // What the caller makes of this call's error can be traced back to it.
+            out.push(Origin {
+                part: Part::Err,
+                ..self.origin(Fact::Returned, id)
+            });
+        }
         for &t in targets {
             let Some(summary) = self.env.summaries.get(t as usize) else {
                 continue;
@@ -354,6 +377,15 @@ impl Flow<'_, '_> {
                             out.push(Origin { part, ..*ao });
                         }
                     }
+                    // An error value a helper returns as its value (`fn internal(e) ->
+                    // ErrorData`) is made where the caller puts it into an `Err`: here.
+                    fact if o.part != Part::Err && is_made_error(fact) => out.push(Origin {
+                        site: self.site(id),
+                        via: None,
+                        wrap: None,
+                        local: None,
+                        ..*o
+                    }),
                     _ => out.push(Origin {
                         via: o.via.or(Some(self.site(id))),
                         wrap: None,
@@ -369,6 +401,10 @@ impl Flow<'_, '_> {
                 }
                 if bits & SINK_CODE != 0 {
                     self.code_use(a, Some(t));
+                }
+                if bits & SINK_RPC_ERROR != 0 {
+                    let a = a.clone();
+                    self.rpc_error_from(std::slice::from_ref(&a));
                 }
                 if bits & SINK_ERROR_RESULT != 0 {
                     self.leaks_in(a);
@@ -1059,7 +1095,9 @@ impl Flow<'_, '_> {
                 .and_then(|(_, e)| text::message_text(body, *e))
                 .unwrap_or_default();
             let fact = if sdk.is_some_and(|s| s.writes_own_responses()) {
-                Fact::RpcErrorObject
+                let all: Vec<Val> = vals.iter().map(|(_, v)| v.clone()).collect();
+                self.rpc_error_from(&all);
+                Fact::RpcErrorObject { code }
             } else {
                 Fact::Protocol(Protocol {
                     ctor: if code == Some(-32602) {
@@ -1092,7 +1130,7 @@ impl Flow<'_, '_> {
                         | Fact::Protocol(_)
                         | Fact::ToolError
                         | Fact::Success
-                        | Fact::RpcErrorObject
+                        | Fact::RpcErrorObject { .. }
                 ) {
                     out.push(*o);
                 }
@@ -1149,13 +1187,24 @@ impl Flow<'_, '_> {
                     self.code_use(&v, None);
                 }
             }
-            out.push(self.origin(Fact::RpcErrorObject, at));
+            let code = match &members[code].value {
+                Json::Lit(Lit::Int(v), _) => i32::try_from(*v).ok(),
+                _ => vals[code].iter().find_map(|o| match o.fact {
+                    Fact::Int(i) => i32::try_from(i).ok(),
+                    _ => None,
+                }),
+            };
+            self.rpc_error_from(&vals);
+            out.push(self.origin(Fact::RpcErrorObject { code }, at));
             return out;
         }
         if let Some(e) = get("error") {
             let v = &vals[e];
-            if v.any(|o| o.fact == Fact::RpcErrorObject) {
-                out.push(self.origin(Fact::RpcErrorObject, at));
+            if let Some(o) = v
+                .iter()
+                .find(|o| matches!(o.fact, Fact::RpcErrorObject { .. }))
+            {
+                out.push(self.origin(o.fact, at));
                 return out;
             }
             if !matches!(members[e].value, Json::Null) {
@@ -1360,6 +1409,14 @@ pub fn failure_rank(o: &Origin) -> u8 {
     }
 }
 
+/// Error values a fn makes (rather than forwards).
+fn is_made_error(f: Fact) -> bool {
+    matches!(
+        f,
+        Fact::Protocol(_) | Fact::RpcErrorObject { .. } | Fact::Foreign { .. }
+    )
+}
+
 fn is_error_fact(f: Fact) -> bool {
     matches!(
         f,
@@ -1367,7 +1424,7 @@ fn is_error_fact(f: Fact) -> bool {
             | Fact::Foreign { .. }
             | Fact::Protocol(_)
             | Fact::ToolError
-            | Fact::RpcErrorObject
+            | Fact::RpcErrorObject { .. }
     ) || f.is_failure()
 }
 

@@ -82,6 +82,25 @@ pub fn message_text(body: &Body, e: ExprId) -> Option<String> {
     }
 }
 
+/// `serde_json::from_value(args)` and friends on the tool's arguments: a failure is about
+/// them.
+pub fn parses_arguments(body: &Body, e: ExprId) -> bool {
+    let ExprKind::Call { func, args } = &body.expr(body.peel(e)).kind else {
+        return false;
+    };
+    let parse = matches!(&body.expr(*func).kind,
+        ExprKind::Path(p) if p.last().is_some_and(|l| matches!(l.as_str(), "from_value" | "from_str" | "from_slice")));
+    let (root, _) = match args.first() {
+        Some(&a) => chain_root(body, a),
+        None => return false,
+    };
+    parse
+        && root.is_some_and(|r| {
+            let r = r.split('.').next().unwrap_or_default().to_lowercase();
+            r.contains("arg") || r.contains("param") || r.contains("input")
+        })
+}
+
 /// A local or a field of one, as text (`v`, `args.items`), to match checks with uses.
 pub fn place_key(body: &Body, e: ExprId) -> Option<String> {
     match &body.expr(e).kind {

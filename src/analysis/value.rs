@@ -58,8 +58,14 @@ pub enum Fact {
     ToolError,
     /// A successful tool result.
     Success,
-    /// A JSON-RPC error object built by hand (`{"code": .., "message": ..}`).
-    RpcErrorObject,
+    /// A JSON-RPC error object built by hand (`{"code": .., "message": ..}`, a struct with
+    /// `code` and `message`), with its code when written as a literal.
+    RpcErrorObject {
+        code: Option<i32>,
+    },
+    /// The result of a call of the current fn to crate fns (its `Err` side), so that what the
+    /// caller makes of a callee's error can be traced back to the call.
+    Returned,
     /// An integer constant.
     Int(i64),
     /// A `tracing_subscriber` fmt subscriber or layer that writes to stdout; `installs` when
@@ -208,7 +214,10 @@ impl Val {
             .iter()
             .filter(|o| {
                 o.fact.is_failure()
-                    || matches!(o.fact, Fact::Internals(_) | Fact::Param(_) | Fact::Int(_))
+                    || matches!(
+                        o.fact,
+                        Fact::Internals(_) | Fact::Param(_) | Fact::Int(_) | Fact::Returned
+                    )
             })
             .copied()
             .collect())

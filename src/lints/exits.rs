@@ -122,7 +122,7 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
     let mut other = false;
     for o in exit.err.iter() {
         let Fact::Protocol(p) = o.fact else {
-            other |= !matches!(o.fact, Fact::Param(_));
+            other |= !matches!(o.fact, Fact::Param(_) | Fact::Returned);
             continue;
         };
         if p.unknown_tool || matches!(p.ctor, ErrorCtor::MethodNotFound | ErrorCtor::ToolRejection)
@@ -165,7 +165,7 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
     }
     // An `Err` of another type in a tool whose every `Err` is a protocol error (trait
     // tools, pmcp): the SDK converts it where it leaves the tool.
-    if (other || exit.err.is_empty()) && !exit.err.any(|o| matches!(o.fact, Fact::Protocol(_))) {
+    if other && !exit.err.any(|o| matches!(o.fact, Fact::Protocol(_))) {
         let unknown = exit.err.any(|o| {
             matches!(
                 o.fact,
@@ -353,7 +353,7 @@ pub fn own_error_sites(cx: &Cx<'_>) -> Vec<OwnErrorSite> {
         let facts = &cx.a.facts[f as usize];
         for r in facts.returns.iter().filter(|r| r.owner.is_none()) {
             for o in r.val.iter() {
-                if o.fact != Fact::RpcErrorObject {
+                if !matches!(o.fact, Fact::RpcErrorObject { .. }) {
                     continue;
                 }
                 let at = match o.via {

@@ -472,10 +472,11 @@ fn crate_findings(input: &CrateInput<'_>) -> (Vec<Finding>, usize) {
         .fn_ids()
         .filter(|&f| analysis.program.is_own(f))
         .any(|f| !analysis.facts[f as usize].transports.is_empty());
-    // Hand-rolled dispatch in a crate that never reads stdin: a client or a library, not a
-    // stdio server; its "handlers" are not handlers.
-    let serving = !own_responses || reads_stdin;
-    let handlers = Handlers::build(&analysis, input.sdk, serving);
+    let dispatch = own_responses.then(|| crate::analysis::dispatch::Dispatch::find(&analysis));
+    // Hand-rolled dispatch in a crate that neither answers `tools/call` nor reads stdin: a
+    // client or a library; its "handlers" are not handlers.
+    let serving = !own_responses || reads_stdin || dispatch.as_ref().is_some_and(|d| d.serves);
+    let handlers = Handlers::build(&analysis, input.sdk, serving, dispatch.as_ref());
     if std::env::var_os("MCP_LINT_DUMP").is_some_and(|v| v == "summaries") {
         eprint!(
             "{}",
@@ -493,7 +494,11 @@ fn crate_findings(input: &CrateInput<'_>) -> (Vec<Finding>, usize) {
         stdio: &stdio,
         abort_settings: input.abort,
     };
-    let count = handler_count(&cx);
+    let count = handler_count(&cx)
+        + dispatch
+            .as_ref()
+            .filter(|_| serving)
+            .map_or(0, |d| d.inline_tools.len());
     let mut out = Vec::new();
     for lint in lints::ALL {
         let level = input

@@ -717,13 +717,52 @@ impl<'p, 'a> Flow<'p, 'a> {
         let v = self.eval(expr);
         let (operand, option, lock_failure) = super::text::question_operand(self.body, expr);
         let mut err = v.part(Part::Err);
+        // A callee's error of another type is converted here (`From`): this `?` makes it.
+        if self.owner.is_none() && self.converts_at(operand) {
+            let about_args = err.any(|o| {
+                matches!(
+                    o.fact,
+                    Fact::Foreign {
+                        about_args: true,
+                        ..
+                    }
+                )
+            });
+            let unknown_tool = err.any(|o| {
+                matches!(
+                    o.fact,
+                    Fact::Foreign {
+                        unknown_tool: true,
+                        ..
+                    }
+                )
+            });
+            // The callee's errors are content now: neither they nor the call are forwarded.
+            err.retain(|o| {
+                o.fact != Fact::Returned && (o.via.is_none() || matches!(o.fact, Fact::Protocol(_)))
+            });
+            if err.is_empty() {
+                err.push(Origin {
+                    fact: Fact::Foreign {
+                        about_args,
+                        unknown_tool,
+                    },
+                    part: Part::Plain,
+                    site: self.site(id),
+                    via: None,
+                    wrap: None,
+                    local: None,
+                });
+            }
+        }
         // An error of a call we cannot see into (std, another crate) is made at this `?`.
-        if err.is_empty() {
-            let about_args = super::text::parses_arguments(self.body, operand);
+        // (`Url::parse("https://..")?` on a constant cannot fail on caller data.)
+        if err.is_empty() && !super::text::is_constant(self.body, self.body.peel(operand)) {
+            let parsed = super::text::parses_arguments(self.body, operand);
             err.push(Origin {
                 fact: Fact::Foreign {
-                    about_args,
-                    unknown_tool: false,
+                    about_args: parsed == Some(true),
+                    unknown_tool: parsed == Some(false),
                 },
                 part: Part::Plain,
                 site: self.site(id),
@@ -744,6 +783,26 @@ impl<'p, 'a> Flow<'p, 'a> {
             lock_failure,
         });
         v.success()
+    }
+
+    /// Whether `?` on `operand`, a call to crate fns, converts their error into this fn's
+    /// error type (they differ).
+    fn converts_at(&self, operand: ExprId) -> bool {
+        let types = self.env.types;
+        let Some(own) = super::types::error_type(&types.expand(&self.def.ret)) else {
+            return false;
+        };
+        let mut targets = self
+            .resolved
+            .targets(self.body.peel(operand))
+            .filter(|c| !c.may)
+            .flat_map(|c| c.targets.iter().copied())
+            .peekable();
+        targets.peek().is_some()
+            && targets.all(|t| {
+                let ret = types.expand(&self.env.program.def(t).ret);
+                super::types::error_type(&ret).is_some_and(|e| e != own)
+            })
     }
 
     fn index(&mut self, id: ExprId, base: ExprId, index: ExprId, bracket: Sp) -> Val {

@@ -134,7 +134,7 @@ impl Flow<'_, '_> {
         self.origin(
             Fact::Foreign {
                 about_args: text::mentions_arguments(m),
-                unknown_tool: text::mentions_unknown_tool(m),
+                unknown_tool: text::mentions_unknown_tool(m) || text::mentions_request(m),
             },
             at,
         )
@@ -1097,7 +1097,9 @@ impl Flow<'_, '_> {
             let fact = if sdk.is_some_and(|s| s.writes_own_responses()) {
                 let all: Vec<Val> = vals.iter().map(|(_, v)| v.clone()).collect();
                 self.rpc_error_from(&all);
-                Fact::RpcErrorObject { code }
+                let request =
+                    text::mentions_unknown_tool(&message) || text::mentions_request(&message);
+                Fact::RpcErrorObject { code, request }
             } else {
                 Fact::Protocol(Protocol {
                     ctor: if code == Some(-32602) {
@@ -1195,7 +1197,13 @@ impl Flow<'_, '_> {
                 }),
             };
             self.rpc_error_from(&vals);
-            out.push(self.origin(Fact::RpcErrorObject { code }, at));
+            let message = match get("message").map(|m| &members[m].value) {
+                Some(Json::Lit(Lit::Str(s), _)) => s.to_string(),
+                Some(Json::Expr(e)) => text::message_text(self.body, *e).unwrap_or_default(),
+                _ => String::new(),
+            };
+            let request = text::mentions_unknown_tool(&message) || text::mentions_request(&message);
+            out.push(self.origin(Fact::RpcErrorObject { code, request }, at));
             return out;
         }
         if let Some(e) = get("error") {

@@ -3,6 +3,7 @@
 
 use super::Analysis;
 use super::calls::CallKind;
+use super::dispatch::Dispatch;
 use super::graph::{Graph, Reached};
 use super::program::{FnId, NodeId, Program};
 use crate::model::ir::{ExprKind, FnKind};
@@ -23,8 +24,14 @@ const MAY_FANOUT: usize = 4;
 
 impl Handlers {
     /// `serving`: false for a hand-rolled "server" that never reads stdin (a client or a
-    /// library): its handler-like fns are not handlers.
-    pub fn build(a: &Analysis<'_>, sdk: Option<&dyn Sdk>, serving: bool) -> Handlers {
+    /// library): its handler-like fns are not handlers. `dispatch`: for servers that speak
+    /// JSON-RPC themselves, what answers `tools/call` and where tool errors go.
+    pub fn build(
+        a: &Analysis<'_>,
+        sdk: Option<&dyn Sdk>,
+        serving: bool,
+        dispatch: Option<&Dispatch>,
+    ) -> Handlers {
         let program = &a.program;
         let mut roles: Vec<Role> = program
             .fn_ids()
@@ -37,10 +44,21 @@ impl Handlers {
                 None => Role::None,
             })
             .collect();
-        let channel_of = |role: Role, f: FnId| {
-            sdk.map_or(Channel::Unknown, |s| {
+        if let Some(d) = dispatch.filter(|d| serving && !d.dispatchers.is_empty()) {
+            for &f in &d.dispatchers {
+                roles[f as usize] = Role::Dispatcher;
+            }
+            for &f in &d.tools {
+                roles[f as usize] = Role::Tool;
+            }
+        }
+        let channel_of = |role: Role, f: FnId| match dispatch {
+            // What the dispatcher makes of the tool's `Err`.
+            Some(d) if d.protocol[f as usize] => Channel::Protocol,
+            Some(_) => Channel::Unknown,
+            None => sdk.map_or(Channel::Unknown, |s| {
                 s.err_channel(role, &a.types.expand(&program.def(f).ret))
-            })
+            }),
         };
         // A fn a dispatcher calls and whose errors are protocol errors is a tool in effect.
         for f in program.fn_ids() {

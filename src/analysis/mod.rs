@@ -4,6 +4,7 @@
 //! trait; knows no lint.
 
 pub mod calls;
+pub mod dispatch;
 pub mod dump;
 pub mod facts;
 pub mod flow;

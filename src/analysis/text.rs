@@ -40,6 +40,16 @@ pub fn mentions_unknown_tool(text: &str) -> bool {
         .any(|w| t.contains(w))
 }
 
+/// A message about the `tools/call` request itself rather than the tool's arguments: its
+/// `params` object or the tool's name (`Missing params`, `tools/call requires 'name'`).
+pub fn mentions_request(text: &str) -> bool {
+    let t = text.to_lowercase();
+    t.contains("tools/call")
+        || t.contains("tool name")
+        || t.contains("'name'")
+        || (t.contains("params") && !t.contains("argument"))
+}
+
 /// A message about the arguments ("missing argument", "`path` is required", "invalid ..").
 pub fn mentions_arguments(text: &str) -> bool {
     let t = text.to_lowercase();
@@ -57,6 +67,9 @@ pub fn mentions_arguments(text: &str) -> bool {
         "out of range",
         "not allowed",
         "unsupported",
+        "provided",
+        "need ",
+        "specify",
     ]
     .iter()
     .any(|w| t.contains(w))
@@ -82,23 +95,30 @@ pub fn message_text(body: &Body, e: ExprId) -> Option<String> {
     }
 }
 
-/// `serde_json::from_value(args)` and friends on the tool's arguments: a failure is about
-/// them.
-pub fn parses_arguments(body: &Body, e: ExprId) -> bool {
+/// What `serde_json::from_value(x)` and friends parse: the tool's arguments (`Some(true)`),
+/// the request's `params` (`Some(false)`), or something else.
+pub fn parses_arguments(body: &Body, e: ExprId) -> Option<bool> {
     let ExprKind::Call { func, args } = &body.expr(body.peel(e)).kind else {
-        return false;
+        return None;
     };
     let parse = matches!(&body.expr(*func).kind,
         ExprKind::Path(p) if p.last().is_some_and(|l| matches!(l.as_str(), "from_value" | "from_str" | "from_slice")));
     let (root, _) = match args.first() {
         Some(&a) => chain_root(body, a),
-        None => return false,
+        None => return None,
     };
-    parse
-        && root.is_some_and(|r| {
-            let r = r.split('.').next().unwrap_or_default().to_lowercase();
-            r.contains("arg") || r.contains("param") || r.contains("input")
-        })
+    if !parse {
+        return None;
+    }
+    let root = root?;
+    let r = root.to_lowercase();
+    if r.contains("arg") || r.contains("input") {
+        Some(true)
+    } else if r.contains("param") || r.contains("request") {
+        Some(false)
+    } else {
+        None
+    }
 }
 
 /// A local or a field of one, as text (`v`, `args.items`), to match checks with uses.

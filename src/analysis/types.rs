@@ -431,6 +431,30 @@ pub fn element(ty: &Ty) -> Option<&Ty> {
     }
 }
 
+/// The error type of a fn's declared result, as a comparable name: `Result<T, E>` → `E`'s
+/// path, `anyhow::Result<T>` / `eyre::Result<T>` → their error, `io::Result<T>` → `io::Error`.
+pub fn error_type(ret: &Ty) -> Option<String> {
+    if let Some((_, err)) = ret.as_result() {
+        return match err {
+            Ty::Path { path, .. } => Some(path.join("::")),
+            _ => None,
+        };
+    }
+    match ret {
+        Ty::Path { path, args }
+            if args.len() == 1 && path.last().is_some_and(|l| l == "Result") =>
+        {
+            let krate = path.first().map(String::as_str)?;
+            match krate {
+                "anyhow" | "eyre" | "color_eyre" => Some(format!("{krate}::Error")),
+                "io" | "std" => Some("io::Error".into()),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 /// A type's name for method lookup: the last segment after peeling.
 pub fn type_name(ty: &Ty) -> Option<&str> {
     peel(ty).last_segment()

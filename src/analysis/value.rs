@@ -62,6 +62,7 @@ pub enum Fact {
     /// `code` and `message`), with its code when written as a literal.
     RpcErrorObject {
         code: Option<i32>,
+        request: bool,
     },
     /// The result of a call of the current fn to crate fns (its `Err` side), so that what the
     /// caller makes of a callee's error can be traced back to the call.

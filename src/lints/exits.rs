@@ -120,8 +120,9 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
         binding: adapter_binding(body, exit.at),
     };
     let mut other = false;
+    let own = cx.sdk.is_some_and(|s| s.writes_own_responses());
     for o in exit.err.iter() {
-        let Fact::Protocol(p) = o.fact else {
+        let Some(p) = protocol_of(o.fact, own) else {
             other |= !matches!(o.fact, Fact::Param(_) | Fact::Returned);
             continue;
         };
@@ -204,6 +205,47 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
         }
     }
     out
+}
+
+/// The protocol error an error origin becomes: the SDK's, or in a server that answers with
+/// its own JSON-RPC error objects (`own`), any error its dispatcher turns into one.
+fn protocol_of(fact: Fact, own: bool) -> Option<Protocol> {
+    let plain = |ctor, code| Protocol {
+        ctor,
+        code,
+        deserialize_prefix: false,
+        unknown_tool: false,
+        sdk_parse: false,
+    };
+    match fact {
+        Fact::Protocol(p) => Some(p),
+        Fact::Foreign {
+            about_args,
+            unknown_tool,
+        } if own => Some(Protocol {
+            unknown_tool,
+            ..plain(
+                if about_args {
+                    ErrorCtor::InvalidParams
+                } else {
+                    ErrorCtor::Other
+                },
+                None,
+            )
+        }),
+        Fact::RpcErrorObject { code, request } if own => Some(Protocol {
+            unknown_tool: request,
+            ..plain(
+                match code {
+                    Some(-32602) => ErrorCtor::InvalidParams,
+                    Some(-32601) => ErrorCtor::MethodNotFound,
+                    _ => ErrorCtor::Other,
+                },
+                code,
+            )
+        }),
+        _ => None,
+    }
 }
 
 /// The name a `?` operand's `map_err(|b| ..)` closure binds the error to.

@@ -1,0 +1,289 @@
+//! Dispatch by behaviour, for servers that speak JSON-RPC themselves: the code that answers
+//! `"tools/call"` (a `match` arm or an `if method == "tools/call"`), the fns that select a
+//! tool by its name (a `match` on the name with string arms), the tools those arms run, and
+//! where each tool's `Err` ends up: a JSON-RPC error object (a protocol error) or not.
+
+use std::collections::VecDeque;
+
+use super::Analysis;
+use super::calls::CallKind;
+use super::program::{FnId, NodeId};
+use super::value::Fact;
+use crate::model::ir::*;
+
+/// Hops from a `tools/call` arm to the fn that selects the tool.
+const SELECTOR_HOPS: usize = 4;
+
+#[derive(Debug, Default)]
+pub struct Dispatch {
+    /// Fns that answer `tools/call`: the first crate fn the arm runs, the fns on the way to
+    /// the selector, and the selectors.
+    pub dispatchers: Vec<FnId>,
+    /// Fns a selector's arm delegates to.
+    pub tools: Vec<FnId>,
+    /// Selector arms that run a tool inline: (selector, arm body).
+    pub inline_tools: Vec<(FnId, ExprId)>,
+    /// Whether some `tools/call` arm exists: the crate serves tools.
+    pub serves: bool,
+    /// Per fn: its `Err` becomes a JSON-RPC error object.
+    pub protocol: Vec<bool>,
+}
+
+impl Dispatch {
+    pub fn find(a: &Analysis<'_>) -> Dispatch {
+        let program = &a.program;
+        let own: Vec<FnId> = program.fn_ids().filter(|&f| program.is_own(f)).collect();
+        let mut d = Dispatch {
+            protocol: vec![false; program.fn_count()],
+            ..Dispatch::default()
+        };
+        let selectors: Vec<(FnId, Vec<Arm>)> = own
+            .iter()
+            .filter_map(|&f| {
+                let arms = name_arms(&program.def(f).body);
+                (!arms.is_empty()).then_some((f, arms))
+            })
+            .collect();
+        let is_selector = |f: FnId| selectors.iter().any(|(s, _)| *s == f);
+        for &f in &own {
+            let body = &program.def(f).body;
+            for arm in tools_call_arms(body) {
+                d.serves = true;
+                let span = body.expr(arm).span;
+                let mut entered = false;
+                for call in &a.resolved[f as usize].calls {
+                    let inside = body.expr(call.expr).span;
+                    if call.may
+                        || !matches!(call.kind, CallKind::Call | CallKind::Method)
+                        || inside.start < span.start
+                        || inside.end > span.end
+                    {
+                        continue;
+                    }
+                    for &t in &call.targets {
+                        if let Some(path) = path_to_selector(a, t, &is_selector) {
+                            entered = true;
+                            d.dispatchers.extend(path);
+                        }
+                    }
+                }
+                if !entered && is_selector(f) {
+                    d.dispatchers.push(f);
+                }
+            }
+        }
+        for (s, arms) in &selectors {
+            if !d.dispatchers.contains(s) {
+                continue;
+            }
+            let body = &program.def(*s).body;
+            for arm in arms {
+                match delegate(a, *s, body, arm.body) {
+                    Some(t) => d.tools.push(t),
+                    None => d.inline_tools.push((*s, arm.body)),
+                }
+            }
+        }
+        d.dispatchers.sort_unstable();
+        d.dispatchers.dedup();
+        d.tools.retain(|t| !d.dispatchers.contains(t));
+        d.tools.sort_unstable();
+        d.tools.dedup();
+        d.mark_protocol(a);
+        d
+    }
+
+    /// Fns whose `Err` a caller turns into a JSON-RPC error object, and the fns whose errors
+    /// those forward.
+    fn mark_protocol(&mut self, a: &Analysis<'_>) {
+        let mut queue: VecDeque<FnId> = VecDeque::new();
+        let targets_of = |f: FnId, expr: ExprId| -> Vec<FnId> {
+            a.resolved[f as usize]
+                .targets(expr)
+                .filter(|c| !c.may)
+                .flat_map(|c| c.targets.iter().copied())
+                .collect()
+        };
+        for f in a.program.fn_ids() {
+            let facts = &a.facts[f as usize];
+            for &call in &facts.rpc_error_calls {
+                // Inside a tool's own arm the error is converted there: that is the site,
+                // and the callee is not a tool.
+                if !facts.tool_arm_exprs.contains(&call) {
+                    queue.extend(targets_of(f, call));
+                }
+            }
+        }
+        while let Some(g) = queue.pop_front() {
+            if std::mem::replace(&mut self.protocol[g as usize], true) {
+                continue;
+            }
+            for exit in &a.facts[g as usize].exits {
+                for o in exit.err.iter() {
+                    if o.fact == Fact::Returned && o.site.func == g {
+                        queue.extend(targets_of(g, o.site.expr));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Handlers, as the summary line counts them: dispatchers, tools, inline tools.
+    pub fn count(&self) -> usize {
+        self.dispatchers.len() + self.tools.len() + self.inline_tools.len()
+    }
+}
+
+/// Bodies of the arms that answer `"tools/call"` (`match method { "tools/call" => .. }`, `if
+/// method == "tools/call" { .. }`).
+pub fn tools_call_arms(body: &Body) -> Vec<ExprId> {
+    let mut out = Vec::new();
+    for e in &body.exprs {
+        match &e.kind {
+            ExprKind::Match { arms, .. } => {
+                for arm in arms {
+                    if pat_has_str(body, arm.pat, "tools/call") {
+                        out.push(arm.body);
+                    }
+                }
+            }
+            ExprKind::If { cond, then, .. } => {
+                if let ExprKind::Binary {
+                    op: BinOp::Eq,
+                    lhs,
+                    rhs,
+                } = &body.expr(*cond).kind
+                    && [*lhs, *rhs]
+                        .iter()
+                        .any(|&s| body.str_lit(s) == Some("tools/call"))
+                {
+                    out.push(*then);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn pat_has_str(body: &Body, p: PatId, s: &str) -> bool {
+    match &body.pat(p).kind {
+        PatKind::Lit(Lit::Str(v)) => &**v == s,
+        PatKind::Or(cases) => cases.iter().any(|&c| pat_has_str(body, c, s)),
+        _ => false,
+    }
+}
+
+/// The arms of a `match` on a tool's name that select a tool (string patterns that are not
+/// JSON-RPC method names).
+fn name_arms(body: &Body) -> Vec<Arm> {
+    let mut out = Vec::new();
+    for e in &body.exprs {
+        let ExprKind::Match { scrutinee, arms } = &e.kind else {
+            continue;
+        };
+        if !super::text::mentions_name(body, *scrutinee) {
+            continue;
+        }
+        let names: Vec<&Arm> = arms
+            .iter()
+            .filter(|a| str_pattern(body, a.pat).is_some())
+            .collect();
+        let methods = names.iter().any(|a| {
+            str_pattern(body, a.pat).is_some_and(|s| s.contains('/') || s == "initialize")
+        });
+        if !methods {
+            out.extend(names.into_iter().cloned());
+        }
+    }
+    out
+}
+
+fn str_pattern(body: &Body, p: PatId) -> Option<&str> {
+    match &body.pat(p).kind {
+        PatKind::Lit(Lit::Str(v)) => Some(v),
+        PatKind::Or(cases) => cases.iter().find_map(|&c| str_pattern(body, c)),
+        _ => None,
+    }
+}
+
+/// The fns from `start` to the first selector it reaches (breadth-first, a few hops).
+fn path_to_selector(
+    a: &Analysis<'_>,
+    start: FnId,
+    is_selector: &dyn Fn(FnId) -> bool,
+) -> Option<Vec<FnId>> {
+    let program = &a.program;
+    let mut parent: std::collections::HashMap<FnId, Option<FnId>> = Default::default();
+    let mut queue = VecDeque::from([(start, 0usize)]);
+    parent.insert(start, None);
+    while let Some((f, depth)) = queue.pop_front() {
+        if is_selector(f) {
+            let mut path = vec![f];
+            let mut cur = f;
+            while let Some(Some(p)) = parent.get(&cur) {
+                path.push(*p);
+                cur = *p;
+            }
+            return Some(path);
+        }
+        if depth >= SELECTOR_HOPS {
+            continue;
+        }
+        let node: NodeId = program.fn_node(f);
+        for e in &a.graph.out[node as usize] {
+            let t = program.node(e.to).func;
+            if !e.may && program.is_own(t) && !parent.contains_key(&t) {
+                parent.insert(t, Some(f));
+                queue.push_back((t, depth + 1));
+            }
+        }
+    }
+    None
+}
+
+/// The crate fn an arm hands the call to, when the arm does nothing else
+/// (`"read" => self.read(args).await`, `=> Ok(run(args)?)`, `=> { return tool(x); }`).
+fn delegate(a: &Analysis<'_>, f: FnId, body: &Body, mut e: ExprId) -> Option<FnId> {
+    for _ in 0..8 {
+        match &body.expr(e).kind {
+            ExprKind::Block {
+                stmts,
+                tail: Some(t),
+                ..
+            } if stmts.is_empty() => e = *t,
+            ExprKind::Block {
+                stmts, tail: None, ..
+            } if stmts.len() == 1 => match &stmts[0] {
+                Stmt::Expr { expr, .. } => e = *expr,
+                Stmt::Let { .. } => return None,
+            },
+            ExprKind::Return(Some(v)) | ExprKind::Await(v) | ExprKind::Try { expr: v, .. } => {
+                e = *v
+            }
+            ExprKind::Call { func, args } if args.len() == 1 => {
+                let wrapper = matches!(&body.expr(*func).kind,
+                    ExprKind::Path(p) if p.len() == 1 && (p[0] == "Ok" || p[0] == "Some"));
+                if wrapper {
+                    e = args[0];
+                } else {
+                    return single_target(a, f, e);
+                }
+            }
+            ExprKind::Call { .. } | ExprKind::MethodCall { .. } => return single_target(a, f, e),
+            _ => return None,
+        }
+    }
+    None
+}
+
+fn single_target(a: &Analysis<'_>, f: FnId, e: ExprId) -> Option<FnId> {
+    let mut targets = a.resolved[f as usize]
+        .targets(e)
+        .filter(|c| !c.may)
+        .flat_map(|c| c.targets.iter().copied());
+    match (targets.next(), targets.next()) {
+        (Some(t), None) if a.program.is_own(t) => Some(t),
+        _ => None,
+    }
+}

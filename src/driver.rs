@@ -393,7 +393,7 @@ pub fn summary(outcome: &Outcome, denied: usize, warned: usize) -> String {
     let mut line = format!(
         "mcp-lint: {result} ({} read, {} checked)",
         plural(outcome.rust_files, "Rust file"),
-        plural(outcome.handlers, "handler")
+        plural(outcome.handlers, "tool handler")
     );
     let (safe, unsafe_only) =
         outcome

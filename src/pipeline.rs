@@ -521,7 +521,7 @@ fn handler_count(cx: &lints::Cx<'_>) -> usize {
     let program = &cx.a.program;
     let fns = program
         .fn_ids()
-        .filter(|&f| program.is_own(f) && cx.handlers.role(f).is_handler())
+        .filter(|&f| program.is_own(f) && cx.handlers.role(f).handles_tools())
         .count();
     let closures = cx
         .handlers

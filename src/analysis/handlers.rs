@@ -60,20 +60,32 @@ impl Handlers {
                 s.err_channel(role, &a.types.expand(&program.def(f).ret))
             }),
         };
-        // A fn a dispatcher calls and whose errors are protocol errors is a tool in effect.
-        for f in program.fn_ids() {
-            if roles[f as usize] != Role::Dispatcher || !program.is_own(f) {
-                continue;
-            }
-            for call in &a.resolved[f as usize].calls {
-                if call.may {
+        // A fn a dispatcher calls and whose errors are protocol errors is a tool in effect; so
+        // is each implementation a dispatcher's tool reaches through a trait object
+        // (`tool.call(args)` on a `Box<dyn Tool>` from a registry).
+        // (Servers that dispatch by hand name their tools by behaviour: see `Dispatch`.)
+        let rounds = if dispatch.is_some() { 0 } else { 2 };
+        for round in 0..rounds {
+            for f in program.fn_ids() {
+                let role = roles[f as usize];
+                let from_dispatcher = role == Role::Dispatcher;
+                let from_tool = round > 0 && role == Role::Tool;
+                if !(from_dispatcher || from_tool) || !program.is_own(f) {
                     continue;
                 }
-                for &t in &call.targets {
-                    if roles[t as usize] == Role::None
-                        && channel_of(Role::Tool, t) == Channel::Protocol
-                    {
-                        roles[t as usize] = Role::Tool;
+                for call in &a.resolved[f as usize].calls {
+                    let dynamic =
+                        call.kind == super::calls::CallKind::Method && call.targets.len() >= 2;
+                    if call.may || (from_tool && !dynamic) {
+                        continue;
+                    }
+                    for &t in &call.targets {
+                        if roles[t as usize] == Role::None
+                            && t != f
+                            && channel_of(Role::Tool, t) == Channel::Protocol
+                        {
+                            roles[t as usize] = Role::Tool;
+                        }
                     }
                 }
             }

@@ -3,6 +3,7 @@
 //! The pipeline: arguments → workspace (packages, SDK versions) → sources (read, parse) →
 //! model (per file, in parallel) → facts (per crate) → lints → sorted findings → render.
 
+pub mod budget;
 pub mod cli;
 pub mod config;
 pub mod diagnostic;
@@ -10,6 +11,8 @@ pub mod facts;
 pub mod fix;
 pub mod lints;
 pub mod model;
+pub mod nesting;
+pub mod per_file;
 pub mod render;
 pub mod sdk;
 pub mod source;
@@ -363,11 +366,16 @@ pub fn lint_table() -> String {
         ));
     }
     for (name, level, summary, _) in lints::META {
+        let category = if *name == per_file::ANALYSIS_INCOMPLETE {
+            "robustness"
+        } else {
+            "suppression"
+        };
         out.push_str(&format!(
             "{:<30} {:<5} {:<12} {}\n",
             name,
             level.as_str(),
-            "suppression",
+            category,
             summary
         ));
     }
@@ -564,8 +572,7 @@ pub fn lint_workspace(
     let renames: Vec<HashMap<String, String>> =
         workspace.packages.iter().map(crate_renames).collect();
 
-    let analyse = |job: &Job| -> Result<FileModel, Box<Finding>> {
-        let file = sources.get(job.file);
+    let analyse = |job: &Job| -> per_file::Analysed {
         let cx = FileContext {
             file: job.file,
             module: job.module.clone(),
@@ -574,62 +581,27 @@ pub fn lint_workspace(
             crate_renames: &renames[job.package],
             config: &configs[job.package],
         };
-        let depth = source::nesting_depth(&file.text);
-        if depth > source::MAX_NESTING {
-            return Err(Box::new(Finding::new(
-                PARSE_ERROR,
-                Span {
-                    file: job.file,
-                    start: 0,
-                    end: 0,
-                },
-                format!(
-                    "this file nests delimiters {depth} deep (the limit is {}), so it was not linted",
-                    source::MAX_NESTING
-                ),
-            )));
-        }
-        let result = isolate(|| {
-            inject_panic_for_tests(&file.display);
-            match source::parse(&file.text) {
-                Ok(ast) => Ok(model::build_file(&cx, &ast)),
-                Err(e) => {
-                    let span = source::span_of(job.file, e.span());
-                    let span = if span.start == 0 && span.end == 0 && !file.text.is_empty() {
-                        Span {
-                            file: job.file,
-                            start: file.text.len(),
-                            end: file.text.len(),
-                        }
-                    } else {
-                        span
-                    };
-                    Err(Box::new(
-                        Finding::new(
-                            PARSE_ERROR,
-                            span,
-                            format!("this file could not be parsed, so it was not linted: {e}"),
-                        )
-                        .label(e.to_string()),
-                    ))
-                }
-            }
-        });
-        proc_macro2::extra::invalidate_current_thread_spans();
-        match result {
-            Ok(r) => r,
-            Err(panic) => Err(Box::new(internal_error(job.file, &panic))),
-        }
+        per_file::analyse(&cx, sources.get(job.file))
     };
 
-    let results: Vec<Result<FileModel, Box<Finding>>> =
+    let results: Vec<per_file::Analysed> =
         pool.install(|| jobs_list.par_iter().map(analyse).collect());
 
     mark("analysis");
     let mut per_package: Vec<Vec<FileModel>> =
         (0..workspace.packages.len()).map(|_| Vec::new()).collect();
-    for (job, result) in jobs_list.iter().zip(results) {
-        match result {
+    for (job, analysed) in jobs_list.iter().zip(results) {
+        let incomplete_level = package_levels[job.package]
+            .get(per_file::ANALYSIS_INCOMPLETE)
+            .copied()
+            .unwrap_or(Level::Warn);
+        for mut f in analysed.incomplete {
+            f.level = incomplete_level;
+            if incomplete_level > Level::Allow {
+                findings.push((f, Some(job.package)));
+            }
+        }
+        match analysed.model {
             Ok(model) => per_package[job.package].push(model),
             Err(f) => {
                 let mut f = *f;
@@ -815,7 +787,7 @@ thread_local! {
 
 /// Runs `f`, turning a panic into `Err(message)`. The panic hook stays quiet for these (the
 /// message goes into an `internal_error` diagnostic instead) and speaks for any other panic.
-fn isolate<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+pub(crate) fn isolate<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     static HOOK: std::sync::Once = std::sync::Once::new();
     HOOK.call_once(|| {
         let previous = std::panic::take_hook();
@@ -847,7 +819,7 @@ fn isolate<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     })
 }
 
-fn internal_error(file: diagnostic::FileId, panic: &str) -> Finding {
+pub(crate) fn internal_error(file: diagnostic::FileId, panic: &str) -> Finding {
     Finding::new(
         INTERNAL_ERROR,
         Span {
@@ -863,7 +835,7 @@ fn internal_error(file: diagnostic::FileId, panic: &str) -> Finding {
 
 /// Debug builds only: `MCP_LINT_INJECT_PANIC=name` panics while analysing files whose path
 /// contains `name`, so tests can prove the isolation.
-fn inject_panic_for_tests(display: &str) {
+pub(crate) fn inject_panic_for_tests(display: &str) {
     #[cfg(debug_assertions)]
     if let Some(name) = std::env::var_os("MCP_LINT_INJECT_PANIC")
         && display.contains(name.to_string_lossy().as_ref())

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use crate::diagnostic::{FileId, Span};
+use crate::nesting::Segment;
 
 /// One file of the run.
 #[derive(Debug)]
@@ -84,65 +85,140 @@ impl SourceMap {
     }
 }
 
-/// Deepest delimiter nesting the analysis accepts; deeper files are reported, not parsed, so
-/// that a hostile file cannot overflow the stack (syn and our walk are recursive).
-pub const MAX_NESTING: usize = 256;
+/// Stack syn needs per token of the nesting bound, with headroom over what
+/// `examples/stack_probe.rs measure` found for the costliest shapes (nested blocks: 5.1 KB in a
+/// release build; nested reference types: 31 KB in a debug build).
+const STACK_PER_LEVEL: usize = if cfg!(debug_assertions) {
+    48 << 10
+} else {
+    8 << 10
+};
 
-/// The deepest nesting of `(`, `[` and `{` outside comments, strings and chars.
-pub fn nesting_depth(text: &str) -> usize {
-    let bytes = text.as_bytes();
-    let (mut depth, mut max, mut i) = (0usize, 0usize, 0usize);
-    while i < bytes.len() {
-        match bytes[i] {
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                i += 2;
-                while i + 1 < bytes.len() && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
-                    i += 1;
-                }
-                i += 1;
-            }
-            b'"' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    if bytes[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-            }
-            b'\'' if bytes.get(i + 2) == Some(&b'\'') => i += 2,
-            b'(' | b'[' | b'{' => {
-                depth += 1;
-                max = max.max(depth);
-            }
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        i += 1;
-    }
-    max
+/// Stack for everything but the nesting: the analysis' own frames and its red zone.
+const STACK_BASE: usize = 16 << 20;
+
+/// The most stack one file may be parsed and analysed with. Items whose nesting bound would
+/// need more are left out of the parse and reported.
+pub const STACK_BUDGET: usize = 256 << 20;
+
+/// A file's text as syn should parse it, and the stack that takes.
+pub struct Prepared {
+    /// The text with a byte-order mark, a shebang line and every item in `too_deep` blanked
+    /// out (same length, same line breaks, so spans stay right).
+    pub text: String,
+    /// Top-level items left out: parsing them could need more than [`STACK_BUDGET`].
+    pub too_deep: Vec<Segment>,
+    /// Stack to parse, analyse and drop the rest on.
+    pub stack: usize,
 }
 
-/// Parses `text` as a Rust file. A leading byte-order mark or shebang line is blanked out
-/// rather than removed, so that every span keeps pointing at the right byte.
-pub fn parse(text: &str) -> Result<syn::File, syn::Error> {
-    let mut owned;
-    let mut src = text;
-    if let Some(rest) = src.strip_prefix('\u{feff}') {
-        owned = format!("   {rest}");
-        src = &owned;
+/// The stack the nesting `bound` needs.
+fn stack_for(bound: usize) -> usize {
+    STACK_BASE.saturating_add(bound.saturating_mul(STACK_PER_LEVEL))
+}
+
+/// The deepest nesting bound the budget admits.
+pub fn max_levels() -> usize {
+    (STACK_BUDGET - STACK_BASE) / STACK_PER_LEVEL
+}
+
+/// Blanks the BOM and shebang, then the items too deep for the budget.
+pub fn prepare(text: &str) -> Prepared {
+    let mut bytes = without_preamble(text).into_bytes();
+    let mut too_deep = Vec::new();
+    let mut deepest = 0;
+    // Scanned after the preamble is blanked: a quote in a shebang line must not start a string.
+    let segments = crate::nesting::segments(std::str::from_utf8(&bytes).unwrap_or(""));
+    for segment in segments {
+        if stack_for(segment.bound) > STACK_BUDGET {
+            blank(&mut bytes[segment.start..segment.end]);
+            too_deep.push(segment);
+        } else {
+            deepest = deepest.max(segment.bound);
+        }
+    }
+    Prepared {
+        // Blanking writes ASCII spaces over whole characters, so the text stays UTF-8.
+        text: String::from_utf8(bytes).unwrap_or_default(),
+        too_deep,
+        stack: stack_for(deepest),
+    }
+}
+
+/// Overwrites every byte but line breaks with a space. A range that starts or ends inside a
+/// multi-byte character cannot happen: segments start and end at token boundaries.
+fn blank(bytes: &mut [u8]) {
+    for b in bytes {
+        if *b != b'\n' && *b != b'\r' {
+            *b = b' ';
+        }
+    }
+}
+
+/// `text` with a leading byte-order mark and shebang line blanked out rather than removed,
+/// so that every span keeps pointing at the right byte.
+fn without_preamble(text: &str) -> String {
+    let mut src = text.to_string();
+    if src.starts_with('\u{feff}') {
+        src.replace_range(..'\u{feff}'.len_utf8(), "   ");
     }
     if src.starts_with("#!") && !src.starts_with("#![") {
         let end = src.find('\n').unwrap_or(src.len());
-        owned = format!("{}{}", " ".repeat(end), &src[end..]);
-        src = &owned;
+        let spaces = " ".repeat(src[..end].len());
+        src.replace_range(..end, &spaces);
     }
-    syn::parse_file(src)
+    src
+}
+
+/// Parses `text` as a Rust file. syn recurses once per level of nesting: call it only on a
+/// stack sized by [`prepare`] (see [`parse_isolated`]).
+pub fn parse(text: &str) -> Result<syn::File, syn::Error> {
+    syn::parse_file(&without_preamble(text))
+}
+
+/// Runs `f` on a stack of at least `stack` bytes: on this thread when enough is left, else on
+/// a thread of its own. `Err` when no such thread can be started or `f` panicked there.
+pub fn on_stack<T: Send>(stack: usize, f: impl FnOnce() -> T + Send) -> Result<T, String> {
+    if stacker::remaining_stack().is_some_and(|left| left >= stack) {
+        return Ok(f());
+    }
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("mcp-lint-deep".into())
+            .stack_size(stack)
+            .spawn_scoped(scope, f)
+            .map_err(|e| {
+                format!(
+                    "cannot start a thread with {} MiB of stack: {e}",
+                    stack >> 20
+                )
+            })?;
+        worker.join().map_err(|_| "a panic".to_string())
+    })
+}
+
+/// Whether `text` still parses, checked as the analysis parses: within the stack budget, on
+/// a stack sized for it, with a panic caught. `Err` says why not.
+pub fn parse_isolated(text: &str) -> Result<(), String> {
+    let prepared = prepare(text);
+    if let Some(deep) = prepared.too_deep.first() {
+        return Err(format!(
+            "it would nest more than {} levels deep at byte {}",
+            max_levels(),
+            deep.start
+        ));
+    }
+    let stack = prepared.stack;
+    on_stack(stack, move || {
+        let parsed = std::panic::catch_unwind(|| {
+            let result = syn::parse_file(&prepared.text)
+                .map(drop)
+                .map_err(|e| e.to_string());
+            proc_macro2::extra::invalidate_current_thread_spans();
+            result
+        });
+        parsed.unwrap_or_else(|_| Err("the parser panicked".to_string()))
+    })?
 }
 
 /// Converts a `proc_macro2` span of the file being analysed on this thread.
@@ -171,5 +247,122 @@ pub fn span_of_tokens(file: FileId, tokens: &impl quote::ToTokens) -> Span {
         file,
         start: start.start,
         end: end.max(start.start),
+    }
+}
+
+/// The span of an expression from its first to its last token, found by walking down its
+/// left and right edges: linear in the depth of those edges, where `Spanned::span` turns the
+/// whole expression into tokens (quadratic over a method chain or a `?` sequence).
+pub fn expr_span(file: FileId, expr: &syn::Expr) -> Span {
+    let start = edge_token(expr, Edge::First).map(|s| s.byte_range().start);
+    let end = edge_token(expr, Edge::Last).map(|s| s.byte_range().end);
+    match (start, end) {
+        (Some(start), Some(end)) if end >= start => Span { file, start, end },
+        _ => span_of(file, syn::spanned::Spanned::span(expr)),
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Edge {
+    First,
+    Last,
+}
+
+/// The span of the first or last token of `expr`; `None` where the walk would need a
+/// variant it does not know (the caller then takes the whole span).
+fn edge_token(mut expr: &syn::Expr, edge: Edge) -> Option<proc_macro2::Span> {
+    use syn::Expr as E;
+    loop {
+        if edge == Edge::First
+            && let Some(attr) = expr_attrs(expr).first()
+        {
+            return Some(attr.pound_token.span);
+        }
+        expr = match (expr, edge) {
+            (E::MethodCall(m), Edge::First) => &m.receiver,
+            (E::MethodCall(m), Edge::Last) => return Some(m.paren_token.span.close()),
+            (E::Try(t), Edge::First) => &t.expr,
+            (E::Try(t), Edge::Last) => return Some(t.question_token.span),
+            (E::Field(f), Edge::First) => &f.base,
+            (E::Field(f), Edge::Last) => {
+                return Some(match &f.member {
+                    syn::Member::Named(n) => n.span(),
+                    syn::Member::Unnamed(i) => i.span,
+                });
+            }
+            (E::Index(i), Edge::First) => &i.expr,
+            (E::Index(i), Edge::Last) => return Some(i.bracket_token.span.close()),
+            (E::Call(c), Edge::First) => &c.func,
+            (E::Call(c), Edge::Last) => return Some(c.paren_token.span.close()),
+            (E::Await(a), Edge::First) => &a.base,
+            (E::Await(a), Edge::Last) => return Some(a.await_token.span),
+            (E::Binary(b), Edge::First) => &b.left,
+            (E::Binary(b), Edge::Last) => &b.right,
+            (E::Assign(a), Edge::First) => &a.left,
+            (E::Assign(a), Edge::Last) => &a.right,
+            (E::Cast(c), Edge::First) => &c.expr,
+            (E::Unary(u), Edge::Last) => &u.expr,
+            (E::Reference(r), Edge::Last) => &r.expr,
+            (E::Paren(p), _) => return Some(delimiter(&p.paren_token.span, edge)),
+            (E::Tuple(t), _) => return Some(delimiter(&t.paren_token.span, edge)),
+            (E::Array(a), _) => return Some(delimiter(&a.bracket_token.span, edge)),
+            (E::Unary(u), Edge::First) => return Some(syn::spanned::Spanned::span(&u.op)),
+            (E::Reference(r), Edge::First) => return Some(r.and_token.span),
+            (E::Lit(l), _) => return Some(l.lit.span()),
+            (E::Path(p), _) if p.qself.is_none() => {
+                let segments = &p.path.segments;
+                let ident = match edge {
+                    Edge::First => {
+                        return Some(p.path.leading_colon.map_or_else(
+                            || {
+                                segments
+                                    .first()
+                                    .map_or_else(proc_macro2::Span::call_site, |s| s.ident.span())
+                            },
+                            |c| c.spans[0],
+                        ));
+                    }
+                    Edge::Last => segments.last()?,
+                };
+                match &ident.arguments {
+                    syn::PathArguments::None => return Some(ident.ident.span()),
+                    _ => return None,
+                }
+            }
+            (E::Macro(m), Edge::Last) => return Some(m.mac.delimiter.span().close()),
+            (E::Block(b), Edge::Last) => return Some(b.block.brace_token.span.close()),
+            _ => return None,
+        };
+    }
+}
+
+fn delimiter(span: &proc_macro2::extra::DelimSpan, edge: Edge) -> proc_macro2::Span {
+    match edge {
+        Edge::First => span.open(),
+        Edge::Last => span.close(),
+    }
+}
+
+/// The outer attributes of the expressions whose first token [`edge_token`] looks for.
+fn expr_attrs(expr: &syn::Expr) -> &[syn::Attribute] {
+    use syn::Expr as E;
+    match expr {
+        E::MethodCall(e) => &e.attrs,
+        E::Try(e) => &e.attrs,
+        E::Field(e) => &e.attrs,
+        E::Index(e) => &e.attrs,
+        E::Call(e) => &e.attrs,
+        E::Await(e) => &e.attrs,
+        E::Binary(e) => &e.attrs,
+        E::Assign(e) => &e.attrs,
+        E::Cast(e) => &e.attrs,
+        E::Unary(e) => &e.attrs,
+        E::Reference(e) => &e.attrs,
+        E::Paren(e) => &e.attrs,
+        E::Tuple(e) => &e.attrs,
+        E::Array(e) => &e.attrs,
+        E::Lit(e) => &e.attrs,
+        E::Path(e) => &e.attrs,
+        _ => &[],
     }
 }

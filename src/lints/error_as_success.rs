@@ -112,6 +112,9 @@ fn is_failure_text(text: &str) -> bool {
 /// Whether `expr` is text built from an error value or announcing a failure. Returns the
 /// span of the text and why. `bound` holds names bound to error values.
 fn failure_text(expr: &syn::Expr, bound: &[String], file: usize) -> Option<(Span, String)> {
+    if crate::budget::helper_too_deep() {
+        return None;
+    }
     let here = || span_of(file, expr.span());
     match peel(expr) {
         syn::Expr::Lit(syn::ExprLit {

@@ -41,6 +41,9 @@ pub(crate) fn ctor_message(cx: &ExprCx<'_>, expr: &syn::Expr) -> Option<crate::d
 /// The protocol-error constructor an expression builds, looking through `map_err` closures,
 /// `ok_or(..)` and `ok_or_else(..)`.
 pub(crate) fn error_ctor_of(cx: &ExprCx<'_>, expr: &syn::Expr) -> Option<ErrorCtor> {
+    if crate::budget::helper_too_deep() {
+        return None;
+    }
     let sdk = cx.sdk?;
     match peel(expr) {
         syn::Expr::Call(_) => {
@@ -83,6 +86,9 @@ pub(crate) fn error_ctor_of(cx: &ExprCx<'_>, expr: &syn::Expr) -> Option<ErrorCt
 
 /// The value a closure body evaluates to (its block's tail).
 fn closure_value(body: &syn::Expr) -> &syn::Expr {
+    if crate::budget::helper_too_deep() {
+        return body;
+    }
     match body {
         syn::Expr::Block(b) => match b.block.stmts.last() {
             Some(syn::Stmt::Expr(e, None)) => closure_value(e),
@@ -211,6 +217,9 @@ pub(crate) fn own_error_response(cx: &ExprCx<'_>, expr: &syn::Expr) -> Option<bo
 
 /// `"error": { .. "code" .. }` at the top level of a `json!` body.
 fn has_error_object(tokens: proc_macro2::TokenStream) -> bool {
+    if crate::budget::helper_too_deep() {
+        return false;
+    }
     use proc_macro2::TokenTree;
     let tokens: Vec<TokenTree> = match tokens.into_iter().next() {
         Some(TokenTree::Group(g)) => g.stream().into_iter().collect(),

@@ -53,7 +53,8 @@ pub static ALL: &[&dyn Lint] = &[
     &error_leaks_internals::ErrorLeaksInternals,
 ];
 
-/// Diagnostics about suppression comments themselves: `(name, default level, summary, doc)`.
+/// Diagnostics about suppression comments themselves, and about parts of the input the
+/// analysis had to leave out: `(name, default level, summary, doc)`.
 pub static META: &[(&str, Level, &str, &str)] = &[
     (
         "unused_suppression",
@@ -71,6 +72,15 @@ pub static META: &[(&str, Level, &str, &str)] = &[
         include_str!(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/lints/missing_suppression_reason.md"
+        )),
+    ),
+    (
+        "analysis_incomplete",
+        Level::Warn,
+        "a part of a file too deep or too large for mcp-lint's budgets was not analysed",
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/lints/analysis_incomplete.md"
         )),
     ),
 ];
@@ -150,6 +160,9 @@ pub mod exprs {
 
     /// Peels `&`, parentheses, `.await`, `.into()`, `.to_string()`-like conversions.
     pub fn peel(expr: &syn::Expr) -> &syn::Expr {
+        if crate::budget::helper_too_deep() {
+            return expr;
+        }
         match expr {
             syn::Expr::Reference(r) => peel(&r.expr),
             syn::Expr::Paren(p) => peel(&p.expr),

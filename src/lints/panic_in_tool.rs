@@ -51,6 +51,19 @@ const LOCK_METHODS: &[&str] = &["lock", "read", "write"];
 /// Whether an expression is built from literals and constants only, so an `unwrap` on it
 /// cannot fail on caller data (`Regex::new("^a+$").unwrap()`, `"5".parse::<u8>().unwrap()`).
 fn is_constant(expr: &syn::Expr) -> bool {
+    let mut fuel = CONSTANT_NODES;
+    is_constant_within(expr, &mut fuel)
+}
+
+/// At most this many nodes are looked at to call an expression constant: bigger ones are
+/// taken as data (so a chain of n unwraps costs O(n), not O(n²)).
+const CONSTANT_NODES: usize = 64;
+
+fn is_constant_within(expr: &syn::Expr, fuel: &mut usize) -> bool {
+    if *fuel == 0 || crate::budget::helper_too_deep() {
+        return false;
+    }
+    *fuel -= 1;
     match peel(expr) {
         syn::Expr::Lit(_) => true,
         syn::Expr::Path(p) => p
@@ -59,21 +72,28 @@ fn is_constant(expr: &syn::Expr) -> bool {
             .last()
             .is_some_and(|s| s.ident.to_string().chars().all(|c| !c.is_lowercase())),
         syn::Expr::Call(c) => {
-            matches!(&*c.func, syn::Expr::Path(_)) && c.args.iter().all(is_constant)
+            matches!(&*c.func, syn::Expr::Path(_))
+                && c.args.iter().all(|a| is_constant_within(a, fuel))
         }
-        syn::Expr::MethodCall(m) => is_constant(&m.receiver) && m.args.iter().all(is_constant),
+        syn::Expr::MethodCall(m) => {
+            is_constant_within(&m.receiver, fuel)
+                && m.args.iter().all(|a| is_constant_within(a, fuel))
+        }
         syn::Expr::Macro(m) => match macro_name(&m.mac).as_str() {
             "concat" => true,
             // `json!({"type": "object"})` with no variables in it.
             "json" => m.mac.tokens.clone().into_iter().all(token_is_constant),
             _ => false,
         },
-        syn::Expr::Unary(u) => is_constant(&u.expr),
+        syn::Expr::Unary(u) => is_constant_within(&u.expr, fuel),
         _ => false,
     }
 }
 
 fn token_is_constant(token: proc_macro2::TokenTree) -> bool {
+    if crate::budget::helper_too_deep() {
+        return false;
+    }
     match token {
         proc_macro2::TokenTree::Ident(i) => i == "true" || i == "false" || i == "null",
         proc_macro2::TokenTree::Group(g) => g.stream().into_iter().all(token_is_constant),
@@ -85,7 +105,12 @@ fn token_is_constant(token: proc_macro2::TokenTree) -> bool {
 fn chain_root(expr: &syn::Expr) -> (Option<String>, Option<String>) {
     let mut cur = peel(expr);
     let mut first = None;
+    // A chain longer than this is not a checked local's: bounded, so chains stay linear.
+    let mut links = 0..64;
     while let syn::Expr::MethodCall(m) = cur {
+        if links.next().is_none() {
+            return (None, None);
+        }
         first = Some(m.method.to_string());
         cur = peel(&m.receiver);
     }

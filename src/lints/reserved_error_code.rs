@@ -49,6 +49,9 @@ pub fn reserved_reason(code: i64) -> Option<&'static str> {
 
 /// Finds `"code": <integer>` pairs at any depth of a `json!` body.
 fn json_codes(cx: &ExprCx<'_>, tokens: proc_macro2::TokenStream, out: &mut Vec<Candidate>) {
+    if crate::budget::helper_too_deep() {
+        return;
+    }
     use proc_macro2::TokenTree;
     let tokens: Vec<TokenTree> = tokens.into_iter().collect();
     for (i, t) in tokens.iter().enumerate() {

@@ -67,6 +67,9 @@ type FixSpec = (String, Vec<Edit>, Applicability);
 
 /// Whether `expr` is `stdout()` / `io::stdout()` / `stdout().lock()` / a local named after it.
 fn is_stdout(cx: &ExprCx<'_>, expr: &syn::Expr) -> bool {
+    if crate::budget::helper_too_deep() {
+        return false;
+    }
     match peel(expr) {
         syn::Expr::MethodCall(m) if m.method == "lock" => is_stdout(cx, &m.receiver),
         syn::Expr::Call(_) => call_path(peel(expr)).is_some_and(|(path, _)| {
@@ -105,20 +108,33 @@ fn is_bare_template(template: &syn::Expr) -> bool {
 }
 
 /// The first call of a method chain (`a().b().c()` → `a()`).
+/// How far along a method chain the chain helpers look: bounded, so that a chain of n calls
+/// costs O(n), not O(n²).
+const CHAIN_LINKS: usize = 256;
+
 fn chain_root(expr: &syn::Expr) -> &syn::Expr {
-    match peel(expr) {
-        syn::Expr::MethodCall(m) => chain_root(&m.receiver),
-        other => other,
+    let mut cur = peel(expr);
+    for _ in 0..CHAIN_LINKS {
+        match cur {
+            syn::Expr::MethodCall(m) => cur = peel(&m.receiver),
+            _ => break,
+        }
     }
+    cur
 }
 
 fn chain_has_method(expr: &syn::Expr, names: &[&str]) -> bool {
-    match peel(expr) {
-        syn::Expr::MethodCall(m) => {
-            names.contains(&m.method.to_string().as_str()) || chain_has_method(&m.receiver, names)
+    let mut cur = peel(expr);
+    for _ in 0..CHAIN_LINKS {
+        match cur {
+            syn::Expr::MethodCall(m) if names.contains(&m.method.to_string().as_str()) => {
+                return true;
+            }
+            syn::Expr::MethodCall(m) => cur = peel(&m.receiver),
+            _ => return false,
         }
-        _ => false,
     }
+    false
 }
 
 /// A `tracing_subscriber` call that creates a fmt subscriber or layer writing to stdout by

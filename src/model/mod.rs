@@ -192,6 +192,9 @@ struct Builder<'a, 'm> {
 
 impl Builder<'_, '_> {
     fn items(&mut self, items: &[syn::Item], module: &[String]) {
+        if crate::budget::helper_too_deep() {
+            return;
+        }
         for item in items {
             if is_test_only(item_attrs(item)) {
                 continue;
@@ -384,6 +387,9 @@ fn item_attrs(item: &syn::Item) -> &[syn::Attribute] {
 
 /// The value of an integer literal, negated or not, through parentheses and casts.
 pub fn int_literal(expr: &syn::Expr) -> Option<i64> {
+    if crate::budget::helper_too_deep() {
+        return None;
+    }
     match expr {
         syn::Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Int(i),

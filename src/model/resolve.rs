@@ -69,6 +69,9 @@ impl Imports {
 
     /// Records every `use` item of the file, at any depth of inline modules.
     pub fn collect(&mut self, items: &[syn::Item]) {
+        if crate::budget::helper_too_deep() {
+            return;
+        }
         for item in items {
             match item {
                 syn::Item::Use(u) => self.add_tree(&mut Vec::new(), &u.tree),
@@ -83,6 +86,9 @@ impl Imports {
     }
 
     fn add_tree(&mut self, prefix: &mut Vec<String>, tree: &syn::UseTree) {
+        if crate::budget::helper_too_deep() {
+            return;
+        }
         match tree {
             syn::UseTree::Path(p) => {
                 prefix.push(p.ident.to_string());
@@ -202,6 +208,9 @@ impl Imports {
 
     /// Converts a syn type.
     pub fn ty(&self, ty: &syn::Type) -> Ty {
+        if crate::budget::helper_too_deep() {
+            return Ty::Other;
+        }
         match ty {
             syn::Type::Path(p) if p.qself.is_none() => {
                 let path = self.resolve(&p.path);

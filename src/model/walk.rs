@@ -128,7 +128,13 @@ impl ExprCx<'_> {
         in_handler_closure(self.state, self.sdk)
     }
 
-    pub fn span(&self, node: &impl Spanned) -> Span {
+    /// The span of a syntax node; expressions' spans are found without turning them into
+    /// tokens, which is quadratic over chains.
+    pub fn span<T: Spanned + 'static>(&self, node: &T) -> Span {
+        let any: &dyn std::any::Any = node;
+        if let Some(expr) = any.downcast_ref::<syn::Expr>() {
+            return crate::source::expr_span(self.file, expr);
+        }
         span_of(self.file, node.span())
     }
 
@@ -167,6 +173,7 @@ pub fn walk_fn(
         out: std::cell::RefCell::new(Vec::new()),
         catches_panics: false,
         pending_closure_method: None,
+        place: f.name_span,
     };
     walker.visit_block(block);
     let Walker {
@@ -206,6 +213,11 @@ pub fn walk_item_expr(
         out: std::cell::RefCell::new(Vec::new()),
         catches_panics: false,
         pending_closure_method: None,
+        place: Span {
+            file: cx.file,
+            start: 0,
+            end: 0,
+        },
     };
     walker.visit_expr(expr);
     model.candidates.extend(walker.out.into_inner());
@@ -223,6 +235,9 @@ struct Walker<'a> {
     out: std::cell::RefCell<Vec<Candidate>>,
     catches_panics: bool,
     pending_closure_method: Option<String>,
+    /// The last place passed whose span was cheap to take (a fn name, a method, a call's
+    /// path): where a walk that runs out of stack says it stopped.
+    place: Span,
 }
 
 /// Macros whose arguments are comma-separated expressions.
@@ -255,6 +270,9 @@ const EXPR_MACROS: &[&str] = &[
 
 /// A local or a field of one, as text (`v`, `args.items`), to match checks with uses.
 pub fn place_key(expr: &syn::Expr) -> Option<String> {
+    if crate::budget::helper_too_deep() {
+        return None;
+    }
     match expr {
         syn::Expr::Path(p) if p.qself.is_none() => p.path.get_ident().map(|i| i.to_string()),
         syn::Expr::Field(f) => {
@@ -272,6 +290,9 @@ pub fn place_key(expr: &syn::Expr) -> Option<String> {
 
 /// Names an `if` condition requires to be true: `flag`, `flag && ..`.
 fn flag_gates(cond: &syn::Expr) -> Vec<String> {
+    if crate::budget::helper_too_deep() {
+        return Vec::new();
+    }
     match cond {
         syn::Expr::Path(p) => p
             .path
@@ -301,6 +322,9 @@ fn bool_literal(expr: &syn::Expr) -> Option<bool> {
 /// Whether `ident` occurs in the expression's tokens (`request.name.as_ref()` mentions `name`).
 pub fn mentions_ident(expr: &syn::Expr, ident: &str) -> bool {
     fn walk(tokens: proc_macro2::TokenStream, ident: &str) -> bool {
+        if crate::budget::helper_too_deep() {
+            return false;
+        }
         tokens.into_iter().any(|t| match t {
             proc_macro2::TokenTree::Ident(i) => i == ident,
             proc_macro2::TokenTree::Group(g) => walk(g.stream(), ident),
@@ -320,6 +344,9 @@ pub fn block_diverges(block: &syn::Block) -> bool {
 }
 
 pub fn expr_diverges(expr: &syn::Expr) -> bool {
+    if crate::budget::helper_too_deep() {
+        return false;
+    }
     match expr {
         syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_) => true,
         syn::Expr::Block(b) => block_diverges(&b.block),
@@ -341,6 +368,9 @@ fn macro_diverges(mac: &syn::Macro) -> bool {
 
 /// Idents bound by a pattern.
 pub fn pattern_bindings(pat: &syn::Pat, out: &mut Vec<String>) {
+    if crate::budget::helper_too_deep() {
+        return;
+    }
     match pat {
         syn::Pat::Ident(i) => {
             out.push(i.ident.to_string());
@@ -536,6 +566,7 @@ impl Walker<'_> {
     }
 
     fn visit_method_call(&mut self, e: &syn::ExprMethodCall) {
+        self.place = span_of(self.cx.file, e.method.span());
         let method = e.method.to_string();
         if let Some(sdk) = self.cx.sdk
             && sdk.is_stdio_method(&method)
@@ -654,6 +685,9 @@ impl Walker<'_> {
 
 impl<'ast> Visit<'ast> for Walker<'_> {
     fn visit_expr(&mut self, expr: &'ast syn::Expr) {
+        if crate::budget::too_deep(self.place) {
+            return;
+        }
         self.dispatch_expr(expr);
         match expr {
             syn::Expr::If(e) => self.visit_if(e),
@@ -716,11 +750,26 @@ impl<'ast> Visit<'ast> for Walker<'_> {
         }
     }
 
+    fn visit_type(&mut self, ty: &'ast syn::Type) {
+        if !crate::budget::too_deep(self.place) {
+            syn::visit::visit_type(self, ty);
+        }
+    }
+
+    fn visit_pat(&mut self, pat: &'ast syn::Pat) {
+        if !crate::budget::too_deep(self.place) {
+            syn::visit::visit_pat(self, pat);
+        }
+    }
+
     fn visit_item(&mut self, _item: &'ast syn::Item) {
         // Nested items are fns of their own, with their own error types.
     }
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        if let Some(last) = mac.path.segments.last() {
+            self.place = span_of(self.cx.file, last.ident.span());
+        }
         self.dispatch_macro(mac);
         let name = mac
             .path

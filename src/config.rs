@@ -173,7 +173,7 @@ fn parse_level(text: &str) -> Option<Level> {
 }
 
 fn read_table(path: &Path, keys: &[&str]) -> Result<Option<toml::Table>, String> {
-    let Ok(text) = std::fs::read_to_string(path) else {
+    let Ok(text) = crate::read::regular_file(path) else {
         return Ok(None);
     };
     let root: toml::Table = text.parse().map_err(|e: toml::de::Error| {

@@ -13,9 +13,11 @@ pub mod lints;
 pub mod model;
 pub mod nesting;
 pub mod per_file;
+pub mod read;
 pub mod render;
 pub mod sdk;
 pub mod source;
+pub mod spawn;
 pub mod suppress;
 pub mod workspace;
 
@@ -39,9 +41,6 @@ pub mod exit {
     pub const DENIED: i32 = 1;
     pub const ERROR: i32 = 2;
 }
-
-/// Files larger than this are reported and skipped.
-const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 
 /// Internal diagnostics that are not lints.
 pub const PARSE_ERROR: &str = "parse_error";
@@ -445,13 +444,11 @@ pub fn lint_workspace(
     let mut sources = SourceMap::default();
     let mut findings: Vec<(Finding, Option<usize>)> = Vec::new();
     for (path, message) in &workspace.skipped {
-        let text = std::fs::read(path)
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .unwrap_or_default();
+        // A skipped file is never read: it may be a link to a secret, a FIFO or a device.
         let id = sources.add(SourceFile::new(
             path.clone(),
             display_path(&workspace.root, path),
-            text,
+            String::new(),
         ));
         let mut f = Finding::new(
             IO_ERROR,
@@ -534,7 +531,9 @@ pub fn lint_workspace(
     for ((pi, path), (display, module, source)) in to_read.iter().zip(read) {
         match source {
             Ok(text) => {
-                let id = sources.add(SourceFile::new((*path).clone(), display, text));
+                let file = SourceFile::new((*path).clone(), display, text)
+                    .with_fix_root(package_roots[*pi].clone());
+                let id = sources.add(file);
                 jobs_list.push(Job {
                     package: *pi,
                     file: id,
@@ -754,13 +753,15 @@ fn abort_settings(workspace: &Workspace, sources: &mut SourceMap) -> Vec<Vec<fac
             if let Some(settings) = manifests.get(path) {
                 return settings.clone();
             }
-            let text = std::fs::read_to_string(path).unwrap_or_default();
+            let text = read::regular_file(path).unwrap_or_default();
             let found = workspace::panic_abort_settings(&text);
             let settings: Vec<facts::AbortSetting> = if found.is_empty() {
                 Vec::new()
             } else {
                 let display = display_path(&workspace.root, path);
-                let file = sources.add(SourceFile::new(path.clone(), display, text));
+                let source = SourceFile::new(path.clone(), display, text)
+                    .with_fix_root(canonical(&workspace.root));
+                let file = sources.add(source);
                 found
                     .into_iter()
                     .map(|(profile, range)| facts::AbortSetting {
@@ -846,20 +847,7 @@ pub(crate) fn inject_panic_for_tests(display: &str) {
 }
 
 fn read_source(path: &std::path::Path) -> Result<String, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read this file: {e}"))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "skipped: this file is {} bytes, over the {MAX_FILE_BYTES}-byte limit",
-            meta.len()
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read this file: {e}"))?;
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "skipped: this file is not valid UTF-8 (byte {})",
-            e.utf8_error().valid_up_to()
-        )
-    })
+    read::regular_file(path).map_err(|e| e.to_string())
 }
 
 /// Extern names that refer to a renamed dependency (`mcp = { package = "rmcp" }`).

@@ -13,6 +13,9 @@ pub struct SourceFile {
     /// Path shown to users and written in JSON: relative to the workspace root, `/`-separated.
     pub display: String,
     pub text: String,
+    /// The directory `--fix` may write this file under: the root of the package it was read
+    /// for. `None`: never written.
+    pub fix_root: Option<PathBuf>,
     line_starts: Vec<usize>,
 }
 
@@ -24,8 +27,15 @@ impl SourceFile {
             path,
             display,
             text,
+            fix_root: None,
             line_starts,
         }
+    }
+
+    /// The file, writable by `--fix` under `root` only.
+    pub fn with_fix_root(mut self, root: PathBuf) -> Self {
+        self.fix_root = Some(root);
+        self
     }
 
     /// 1-based line and 1-based column in Unicode scalar values, as rustc reports them.

@@ -223,12 +223,16 @@ pub fn random_suffix(attempt: u32) -> String {
 }
 
 /// A unified diff of `old` → `new`.
+/// Source text in it is defused like every other output: control characters shown, no line
+/// starting a workflow command.
 pub fn unified_diff(display: &str, old: &str, new: &str) -> String {
-    similar::TextDiff::from_lines(old, new)
+    let diff = similar::TextDiff::from_lines(old, new)
         .unified_diff()
         .context_radius(2)
         .header(&format!("a/{display}"), &format!("b/{display}"))
-        .to_string()
+        .to_string();
+    let shown = crate::render::escape::control(&diff);
+    crate::render::escape::workflow_commands(&shown).into_owned()
 }
 
 #[cfg(test)]

@@ -128,7 +128,7 @@ fn run_in(args: Vec<OsString>, cargo: bool) -> i32 {
     let flags = match cli::level_flags(&cli, &matches) {
         Ok(flags) => flags,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", render::escape::text(&e));
             return exit::ERROR;
         }
     };
@@ -145,7 +145,7 @@ fn run_in(args: Vec<OsString>, cargo: bool) -> i32 {
     let mut outcome = match lint() {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", render::escape::text(&e));
             return exit::ERROR;
         }
     };
@@ -161,7 +161,10 @@ fn run_in(args: Vec<OsString>, cargo: bool) -> i32 {
         let files = results.iter().filter(|r| r.refused.is_none()).count();
         for r in &results {
             if let Some(reason) = &r.refused {
-                eprintln!("warning: {}: {reason}", r.display);
+                eprintln!(
+                    "warning: {}: {reason}",
+                    render::escape::one_line(&r.display)
+                );
             }
         }
         if cli.diff {
@@ -188,7 +191,7 @@ fn run_in(args: Vec<OsString>, cargo: bool) -> i32 {
             outcome = match lint() {
                 Ok(o) => o,
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    eprintln!("error: {}", render::escape::text(&e));
                     return exit::ERROR;
                 }
             };

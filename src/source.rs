@@ -69,6 +69,15 @@ impl SourceFile {
             .trim_end_matches(['\n', '\r'])
     }
 
+    /// The byte where 1-based line `line` starts (the text's end past the last line).
+    pub fn line_start(&self, line: usize) -> usize {
+        self.line_starts
+            .get(line.wrapping_sub(1))
+            .copied()
+            .unwrap_or(self.text.len())
+            .min(self.text.len())
+    }
+
     pub fn snippet(&self, span: Span) -> &str {
         self.text.get(span.start..span.end).unwrap_or("")
     }

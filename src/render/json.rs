@@ -139,5 +139,5 @@ pub fn render(sources: &SourceMap, findings: &[Placed<'_>], success: bool) -> St
     }
     out.push_str(&json!({"reason": "build-finished", "success": success}).to_string());
     out.push('\n');
-    out
+    super::escape::json(out)
 }

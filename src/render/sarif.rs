@@ -65,7 +65,7 @@ pub fn render(
                 "locations": [{
                     "physicalLocation": {
                         "artifactLocation": {
-                            "uri": sources.get(f.span.file).display,
+                            "uri": super::escape::uri(&sources.get(f.span.file).display),
                             "uriBaseId": "%SRCROOT%",
                         },
                         "region": {
@@ -96,5 +96,5 @@ pub fn render(
     });
     let mut text = serde_json::to_string_pretty(&log).unwrap_or_default();
     text.push('\n');
-    text
+    super::escape::json(text)
 }

@@ -42,7 +42,10 @@ pub fn exceeded(place: Span, reason: impl Into<String>) {
 pub fn too_deep(place: Span) -> bool {
     let low = stack_low();
     if low {
-        exceeded(place, "it nests deeper than the stack left for analysis");
+        exceeded(
+            place,
+            "it nests deeper than the stack left for analysis, so what lies below was not analysed",
+        );
     }
     low
 }
@@ -58,7 +61,7 @@ pub fn helper_too_deep() -> bool {
                 start: 0,
                 end: 0,
             },
-            "an expression nests deeper than the stack left for a lint's checks",
+            "an expression nests deeper than the stack left for a lint's checks, which stopped there",
         );
     }
     low

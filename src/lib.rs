@@ -668,6 +668,18 @@ pub fn lint_workspace(
                     found.push((f, Some(pi)));
                 }
             }
+            // Places where the crate-wide stage ran out of a budget (type alias expansion).
+            let incomplete = package_levels[pi]
+                .get(per_file::ANALYSIS_INCOMPLETE)
+                .copied()
+                .unwrap_or(Level::Warn);
+            for (place, reason) in budget::take() {
+                let mut f = per_file::stopped_at(place, &reason);
+                f.level = incomplete;
+                if incomplete > Level::Allow {
+                    found.push((f, Some(pi)));
+                }
+            }
             (found, handlers)
         });
         match crate_phase {

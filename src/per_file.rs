@@ -73,7 +73,7 @@ pub fn stopped_at(place: Span, reason: &str) -> Finding {
     Finding::new(
         ANALYSIS_INCOMPLETE,
         place,
-        format!("the analysis stopped here: {reason}; what lies below was not analysed"),
+        format!("the analysis stopped here: {reason}"),
     )
     .label("analysis stopped")
 }

@@ -33,8 +33,11 @@ pub struct Facts<'a> {
 /// How a site is reached from a handler, for messages.
 pub struct Reach {
     pub handler: usize,
-    /// Fn ids from the handler to the fn holding the site.
+    /// Fn ids from the handler to the fn holding the site (at most
+    /// [`crate::model::callgraph::CHAIN_SHOWN`] hops from the handler, then that fn).
     pub chain: Vec<usize>,
+    /// Hops left out of `chain` between its last two entries.
+    pub hidden: usize,
 }
 
 impl<'a> Facts<'a> {
@@ -113,9 +116,11 @@ impl<'a> Facts<'a> {
 
     fn reach_in(&self, reach: &[Option<Reached>], id: usize) -> Option<Reach> {
         let r = reach[id]?;
+        let (chain, hidden) = CallGraph::chain(reach, id);
         Some(Reach {
             handler: r.handler,
-            chain: CallGraph::chain(reach, id),
+            chain,
+            hidden,
         })
     }
 
@@ -138,6 +143,7 @@ impl<'a> Facts<'a> {
         cand.in_handler_closure.then(|| Reach {
             handler: id,
             chain: vec![id],
+            hidden: 0,
         })
     }
 
@@ -168,10 +174,15 @@ impl<'a> Facts<'a> {
         if reach.chain.len() <= 1 {
             return String::new();
         }
-        let names: Vec<String> = reach.chain[1..]
+        let mut names: Vec<String> = reach.chain[1..]
             .iter()
             .map(|&id| format!("`{}`", self.fn_model(id).display_name()))
             .collect();
+        if reach.hidden > 0 {
+            // A bounded message however long the chain: the first hops, then the site's fn.
+            let at = names.len() - 1;
+            names.insert(at, format!("… {} more", reach.hidden));
+        }
         format!(" → {}", names.join(" → "))
     }
 }

@@ -36,9 +36,44 @@ pub struct CallGraph {
     pub reach: Vec<Option<Reached>>,
     /// Reach for panics: skips handlers that catch panics and calls made under `catch_unwind`.
     pub panic_reach: Vec<Option<Reached>>,
+    /// Per fn, per call site: whether code inside that call's arguments runs under a panic
+    /// guard (computed once, in site order, instead of walking up per question).
+    guarded_inside: Vec<Vec<bool>>,
+}
+
+/// For each call site of one fn: whether its arguments run under a panic guard, that is the
+/// call or one around it is `catch_unwind(..)` or a crate fn that calls `catch_unwind`. A
+/// call's `within` is recorded before it, so one pass in site order suffices.
+fn guarded_inside(
+    files: &[&FileModel],
+    fns: &[FnRef],
+    callees: &[(usize, usize)],
+    calls: &[super::CallSite],
+) -> Vec<bool> {
+    let mut inside: Vec<bool> = Vec::with_capacity(calls.len());
+    for (s, call) in calls.iter().enumerate() {
+        let start = callees.partition_point(|&(_, at)| at < s);
+        let wraps = call.guarded
+            || callees[start..]
+                .iter()
+                .take_while(|&&(_, at)| at == s)
+                .any(|&(target, _)| {
+                    let t = fns[target];
+                    files[t.file].fns[t.idx].catches_panics
+                });
+        let around = call
+            .within
+            .is_some_and(|w| w < s && inside.get(w).copied().unwrap_or(false));
+        inside.push(wraps || around);
+    }
+    inside
 }
 
 const EXTERNAL_ROOTS: &[&str] = &["std", "core", "alloc", "tokio", "serde_json", "rmcp"];
+
+/// A call that resolves to more fns than this (same-named fns under `cfg`s resolve to a few)
+/// is ambiguous: dropped rather than followed to all of them.
+const MAX_TARGETS: usize = 8;
 
 impl CallGraph {
     /// `own_files`: how many of `files` (from the front) belong to the package; the rest are
@@ -69,6 +104,17 @@ impl CallGraph {
                 None => free.entry(&f.name).or_default().push(id),
             }
         }
+        // Free fns by name and module: exact lookups without scanning same-named fns.
+        let mut in_module: HashMap<(&str, &[String]), Vec<usize>> = HashMap::new();
+        for (id, r) in fns.iter().enumerate() {
+            let f = get(*r);
+            if f.owner.is_none() {
+                in_module
+                    .entry((f.name.as_str(), f.module.as_slice()))
+                    .or_default()
+                    .push(id);
+            }
+        }
 
         let resolve = |caller: &FnModel, callee: &Callee| -> Vec<usize> {
             match callee {
@@ -78,19 +124,33 @@ impl CallGraph {
                     .and_then(|o| methods.get(&(o, name.as_str())))
                     .cloned()
                     .unwrap_or_default(),
-                Callee::Path(path) => resolve_path(caller, path, &methods, &free, &|id| {
-                    get(fns[id]).module.clone()
-                }),
+                Callee::Path(path) => resolve_path(
+                    caller,
+                    path,
+                    &methods,
+                    &Free {
+                        by_name: &free,
+                        by_module: &in_module,
+                    },
+                    &|id| get(fns[id]).module.as_slice(),
+                ),
             }
         };
 
+        // Edges in site order (so a site's targets can be found by binary search), each
+        // (target, site) once; a call with more candidates than MAX_TARGETS is ambiguous and
+        // dropped, so same-named fns cannot make the graph quadratic.
         let mut callees = vec![Vec::new(); fns.len()];
         for (id, r) in fns.iter().enumerate() {
             let f = get(*r);
             for (site, call) in f.calls.iter().enumerate() {
-                for target in resolve(f, &call.callee) {
-                    callees[id].push((target, site));
+                let mut targets = resolve(f, &call.callee);
+                if targets.len() > MAX_TARGETS {
+                    continue;
                 }
+                targets.sort_unstable();
+                targets.dedup();
+                callees[id].extend(targets.into_iter().map(|t| (t, site)));
             }
         }
 
@@ -104,7 +164,17 @@ impl CallGraph {
             .collect();
         let channel_of = |role: Role, f: &FnModel| {
             sdk.map_or(Channel::Unknown, |s| {
-                s.err_channel(role, &aliases.expand(&f.ret))
+                let expanded = aliases.expand_bounded(&f.ret).unwrap_or_else(|| {
+                    crate::budget::exceeded(
+                        f.name_span,
+                        format!(
+                            "its return type grows past {MAX_EXPANDED_NODES} nodes through type \
+                             aliases, so it was classified unexpanded"
+                        ),
+                    );
+                    f.ret.clone()
+                });
+                s.err_channel(role, &expanded)
             })
         };
         // A fn a dispatcher calls and whose errors are protocol errors is a tool in effect.
@@ -146,6 +216,11 @@ impl CallGraph {
             })
             .collect();
         let reach = bfs(&fns, &callees, &roles, &closure_calls, |_, _| true);
+        let guarded_inside = fns
+            .iter()
+            .enumerate()
+            .map(|(id, r)| guarded_inside(files, &fns, &callees[id], &get(*r).calls))
+            .collect();
         let mut graph = CallGraph {
             fns,
             ids,
@@ -154,6 +229,7 @@ impl CallGraph {
             channels,
             reach,
             panic_reach: Vec::new(),
+            guarded_inside,
         };
         let panic_reach = bfs(
             &graph.fns,
@@ -178,55 +254,71 @@ impl CallGraph {
     /// Whether code inside the arguments of call `within` (and of the calls around it) runs
     /// under a panic guard: `catch_unwind(..)` itself, or a crate fn that calls
     /// `catch_unwind` (a project wrapper such as `catch_unwind_result(|| ..)`).
-    pub fn inside_guard(&self, files: &[&FileModel], id: usize, mut within: Option<usize>) -> bool {
-        let r = self.fns[id];
-        let calls = &files[r.file].fns[r.idx].calls;
-        while let Some(s) = within {
-            let Some(call) = calls.get(s) else {
-                return false;
-            };
-            let wraps = call.guarded
-                || self.callees[id].iter().any(|&(target, at)| {
-                    let t = self.fns[target];
-                    at == s && files[t.file].fns[t.idx].catches_panics
-                });
-            if wraps {
-                return true;
-            }
-            within = call.within;
-        }
-        false
+    pub fn inside_guard(&self, _files: &[&FileModel], id: usize, within: Option<usize>) -> bool {
+        within.is_some_and(|s| {
+            self.guarded_inside
+                .get(id)
+                .and_then(|sites| sites.get(s))
+                .copied()
+                .unwrap_or(false)
+        })
     }
 
     pub fn id(&self, r: FnRef) -> Option<usize> {
         self.ids.get(&r).copied()
     }
 
-    /// The chain of fn ids from the handler down to `id`.
-    pub fn chain(reach: &[Option<Reached>], id: usize) -> Vec<usize> {
-        let mut chain = vec![id];
+    /// The chain of fn ids from the handler down to `id`, and how many hops of it were left
+    /// out: at most [`CHAIN_SHOWN`] hops from the handler are kept, then `id` itself. Parent
+    /// links form a tree (each fn's parent was reached first), and the walk is bounded by
+    /// the number of fns all the same.
+    pub fn chain(reach: &[Option<Reached>], id: usize) -> (Vec<usize>, usize) {
+        let mut last: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
+        let mut hops = 0usize;
         let mut cur = id;
         while let Some(Reached {
             parent: Some(p), ..
         }) = reach[cur]
         {
-            if chain.contains(&p) {
+            if hops >= reach.len() || p == cur {
                 break;
             }
-            chain.push(p);
+            hops += 1;
+            last.push_front(p);
+            if last.len() > CHAIN_SHOWN {
+                last.pop_back();
+            }
             cur = p;
         }
-        chain.reverse();
-        chain
+        // `last` holds the hops nearest the handler, handler first.
+        let mut chain: Vec<usize> = last.into_iter().collect();
+        let hidden = hops.saturating_sub(chain.len());
+        chain.push(id);
+        (chain, hidden)
     }
 }
 
-fn resolve_path(
+/// The crate's free fns, by name and by (name, module).
+struct Free<'a, 'f> {
+    by_name: &'a HashMap<&'f str, Vec<usize>>,
+    by_module: &'a HashMap<(&'f str, &'f [String]), Vec<usize>>,
+}
+
+impl Free<'_, '_> {
+    fn exact(&self, name: &str, module: &[String]) -> Vec<usize> {
+        self.by_module
+            .get(&(name, module))
+            .cloned()
+            .unwrap_or_default()
+    }
+}
+
+fn resolve_path<'m>(
     caller: &FnModel,
     path: &[String],
     methods: &HashMap<(&str, &str), Vec<usize>>,
-    free: &HashMap<&str, Vec<usize>>,
-    module_of: &dyn Fn(usize) -> Vec<String>,
+    free: &Free<'_, '_>,
+    module_of: &dyn Fn(usize) -> &'m [String],
 ) -> Vec<usize> {
     let Some((name, prefix)) = path.split_last() else {
         return Vec::new();
@@ -244,7 +336,7 @@ fn resolve_path(
             .cloned()
             .unwrap_or_default();
     }
-    let Some(candidates) = free.get(name.as_str()) else {
+    let Some(candidates) = free.by_name.get(name.as_str()) else {
         return Vec::new();
     };
     // Module paths start with the crate's name: `crate::a::f` is `[this_crate, a]`, and
@@ -275,11 +367,7 @@ fn resolve_path(
             m
         }
         Some(_) => {
-            let absolute: Vec<usize> = candidates
-                .iter()
-                .copied()
-                .filter(|&id| module_of(id) == prefix)
-                .collect();
+            let absolute = free.exact(name, prefix);
             if !absolute.is_empty() {
                 return absolute;
             }
@@ -288,11 +376,7 @@ fn resolve_path(
             m
         }
     };
-    let exact: Vec<usize> = candidates
-        .iter()
-        .copied()
-        .filter(|&id| module_of(id) == wanted)
-        .collect();
+    let exact = free.exact(name, &wanted);
     if !exact.is_empty() {
         return exact;
     }
@@ -311,6 +395,9 @@ fn resolve_path(
         Vec::new()
     }
 }
+
+/// How many hops of a call chain a finding names before "… N more".
+pub const CHAIN_SHOWN: usize = 8;
 
 /// Multi-source breadth-first search from every handler, so each fn gets its nearest
 /// handler. Linear in fns + calls.
@@ -336,7 +423,9 @@ fn bfs(
     for (id, calls) in callees.iter().enumerate() {
         for &(target, site) in calls {
             if reach[target].is_none()
-                && closure_calls.get(id).is_some_and(|c| c.contains(&site))
+                && closure_calls
+                    .get(id)
+                    .is_some_and(|c| c.binary_search(&site).is_ok())
                 && follow(id, site)
             {
                 reach[target] = Some(Reached {
@@ -383,19 +472,32 @@ impl<'a> AliasTable<'a> {
     }
 
     /// Expands crate-local aliases (`type Result<T> = std::result::Result<T, McpError>`).
+    /// Aliases of aliases can grow exponentially (`type B<T> = A<A<T>>` ...): past
+    /// [`MAX_EXPANDED_NODES`] the type is kept unexpanded.
     pub fn expand(&self, ty: &Ty) -> Ty {
-        self.expand_depth(ty, 8)
+        self.expand_bounded(ty).unwrap_or_else(|| ty.clone())
     }
 
-    fn expand_depth(&self, ty: &Ty, depth: u32) -> Ty {
+    /// As [`AliasTable::expand`]; `None` when the expansion exceeds the size budget.
+    pub fn expand_bounded(&self, ty: &Ty) -> Option<Ty> {
+        let mut fuel = MAX_EXPANDED_NODES;
+        let expanded = self.expand_depth(ty, 8, &mut fuel);
+        (fuel > 0).then_some(expanded)
+    }
+
+    fn expand_depth(&self, ty: &Ty, depth: u32, fuel: &mut usize) -> Ty {
+        if *fuel == 0 {
+            return Ty::Other;
+        }
+        *fuel -= 1;
         if depth == 0 {
-            return ty.clone();
+            return charged_clone(ty, fuel);
         }
         match ty {
             Ty::Path { path, args } => {
                 let args: Vec<Ty> = args
                     .iter()
-                    .map(|a| self.expand_depth(a, depth - 1))
+                    .map(|a| self.expand_depth(a, depth - 1, fuel))
                     .collect();
                 let local = path.len() == 1
                     || path
@@ -405,8 +507,8 @@ impl<'a> AliasTable<'a> {
                     && let Some(alias) = path.last().and_then(|n| self.by_name.get(n.as_str()))
                     && alias.params.len() == args.len()
                 {
-                    let substituted = substitute(&alias.target, &alias.params, &args);
-                    return self.expand_depth(&substituted, depth - 1);
+                    let substituted = substitute(&alias.target, &alias.params, &args, fuel);
+                    return self.expand_depth(&substituted, depth - 1, fuel);
                 }
                 Ty::Path {
                     path: path.clone(),
@@ -416,7 +518,7 @@ impl<'a> AliasTable<'a> {
             Ty::Tuple(items) => Ty::Tuple(
                 items
                     .iter()
-                    .map(|i| self.expand_depth(i, depth - 1))
+                    .map(|i| self.expand_depth(i, depth - 1, fuel))
                     .collect(),
             ),
             Ty::Other => Ty::Other,
@@ -424,21 +526,52 @@ impl<'a> AliasTable<'a> {
     }
 }
 
-fn substitute(ty: &Ty, params: &[String], args: &[Ty]) -> Ty {
+/// How many nodes expanding one type through aliases may build.
+pub const MAX_EXPANDED_NODES: usize = 4096;
+
+/// A copy of `ty`, each node paid from `fuel` (the rest becomes `Ty::Other` once it is out).
+fn charged_clone(ty: &Ty, fuel: &mut usize) -> Ty {
+    if *fuel == 0 {
+        return Ty::Other;
+    }
+    *fuel -= 1;
+    match ty {
+        Ty::Path { path, args } => Ty::Path {
+            path: path.clone(),
+            args: args.iter().map(|a| charged_clone(a, fuel)).collect(),
+        },
+        Ty::Tuple(items) => Ty::Tuple(items.iter().map(|i| charged_clone(i, fuel)).collect()),
+        Ty::Other => Ty::Other,
+    }
+}
+
+fn substitute(ty: &Ty, params: &[String], args: &[Ty], fuel: &mut usize) -> Ty {
+    if *fuel == 0 {
+        return Ty::Other;
+    }
+    *fuel -= 1;
     match ty {
         Ty::Path { path, args: inner } => {
             if path.len() == 1
                 && inner.is_empty()
                 && let Some(pos) = params.iter().position(|p| p == &path[0])
             {
-                return args[pos].clone();
+                return charged_clone(&args[pos], fuel);
             }
             Ty::Path {
                 path: path.clone(),
-                args: inner.iter().map(|a| substitute(a, params, args)).collect(),
+                args: inner
+                    .iter()
+                    .map(|a| substitute(a, params, args, fuel))
+                    .collect(),
             }
         }
-        Ty::Tuple(items) => Ty::Tuple(items.iter().map(|i| substitute(i, params, args)).collect()),
+        Ty::Tuple(items) => Ty::Tuple(
+            items
+                .iter()
+                .map(|i| substitute(i, params, args, fuel))
+                .collect(),
+        ),
         Ty::Other => Ty::Other,
     }
 }

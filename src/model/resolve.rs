@@ -208,9 +208,18 @@ impl Imports {
 
     /// Converts a syn type.
     pub fn ty(&self, ty: &syn::Type) -> Ty {
-        if crate::budget::helper_too_deep() {
+        self.ty_at(ty, 0)
+    }
+
+    /// Types deeper than this are cut (`Ty::Other` below): SDKs classify a few levels, and a
+    /// shallow `Ty` can be cloned and dropped on any thread's stack.
+    const MAX_TY_DEPTH: usize = 64;
+
+    fn ty_at(&self, ty: &syn::Type, depth: usize) -> Ty {
+        if depth > Self::MAX_TY_DEPTH || crate::budget::helper_too_deep() {
             return Ty::Other;
         }
+        let ty_in = |t: &syn::Type| self.ty_at(t, depth + 1);
         match ty {
             syn::Type::Path(p) if p.qself.is_none() => {
                 let path = self.resolve(&p.path);
@@ -223,7 +232,7 @@ impl Imports {
                             .args
                             .iter()
                             .filter_map(|arg| match arg {
-                                syn::GenericArgument::Type(t) => Some(self.ty(t)),
+                                syn::GenericArgument::Type(t) => Some(ty_in(t)),
                                 _ => None,
                             })
                             .collect(),
@@ -232,10 +241,10 @@ impl Imports {
                     .unwrap_or_default();
                 Ty::Path { path, args }
             }
-            syn::Type::Reference(r) => self.ty(&r.elem),
-            syn::Type::Paren(p) => self.ty(&p.elem),
-            syn::Type::Group(g) => self.ty(&g.elem),
-            syn::Type::Tuple(t) => Ty::Tuple(t.elems.iter().map(|e| self.ty(e)).collect()),
+            syn::Type::Reference(r) => ty_in(&r.elem),
+            syn::Type::Paren(p) => ty_in(&p.elem),
+            syn::Type::Group(g) => ty_in(&g.elem),
+            syn::Type::Tuple(t) => Ty::Tuple(t.elems.iter().map(ty_in).collect()),
             _ => Ty::Other,
         }
     }

@@ -46,6 +46,7 @@ pub fn analyse(cx: &FileContext<'_>, file: &SourceFile) -> Analysed {
             };
             (built, crate::budget::take())
         });
+        source::clear_span_cache();
         proc_macro2::extra::invalidate_current_thread_spans();
         result
     };

@@ -78,6 +78,16 @@ impl SourceFile {
             .min(self.text.len())
     }
 
+    /// The snippet for quoting in a message: cut to `max` characters with `…`, so that a
+    /// message stays small however large the code it names.
+    pub fn quoted(&self, span: Span, max: usize) -> std::borrow::Cow<'_, str> {
+        let text = self.snippet(span);
+        match text.char_indices().nth(max) {
+            None => std::borrow::Cow::Borrowed(text),
+            Some((cut, _)) => std::borrow::Cow::Owned(format!("{}…", &text[..cut])),
+        }
+    }
+
     pub fn snippet(&self, span: Span) -> &str {
         self.text.get(span.start..span.end).unwrap_or("")
     }
@@ -287,71 +297,139 @@ enum Edge {
     Last,
 }
 
+/// A byte range, as cached.
+type Range = (usize, usize);
+
+/// (expression address, first edge?) → (its own token, the edge token found).
+type EdgeCache = std::collections::HashMap<(usize, bool), (Range, Option<proc_macro2::Span>)>;
+
+thread_local! {
+    /// Edge tokens found, by expression address and with that expression's own token (so a
+    /// hit on an address reused by another expression, after a macro body's temporary tree is
+    /// dropped, is told apart): every node on a walked edge shares its result, so the spans
+    /// of all the links of a chain cost one walk, not one each.
+    static EDGES: std::cell::RefCell<EdgeCache> = std::cell::RefCell::new(EdgeCache::new());
+}
+
+/// Forgets the edges found: call when the syntax tree they point into is dropped.
+pub fn clear_span_cache() {
+    EDGES.with(|e| e.borrow_mut().clear());
+}
+
 /// The span of the first or last token of `expr`; `None` where the walk would need a
 /// variant it does not know (the caller then takes the whole span).
-fn edge_token(mut expr: &syn::Expr, edge: Edge) -> Option<proc_macro2::Span> {
-    use syn::Expr as E;
-    loop {
-        if edge == Edge::First
-            && let Some(attr) = expr_attrs(expr).first()
+fn edge_token(expr: &syn::Expr, edge: Edge) -> Option<proc_macro2::Span> {
+    let key = |e: &syn::Expr| (e as *const syn::Expr as usize, edge == Edge::First);
+    let mut walked = Vec::new();
+    let mut cur = expr;
+    let found = loop {
+        let own = own_token(cur);
+        if let Some(own) = own
+            && let Some((seen, hit)) = EDGES.with(|e| e.borrow().get(&key(cur)).copied())
+            && seen == own
         {
-            return Some(attr.pound_token.span);
+            break hit;
         }
-        expr = match (expr, edge) {
-            (E::MethodCall(m), Edge::First) => &m.receiver,
-            (E::MethodCall(m), Edge::Last) => return Some(m.paren_token.span.close()),
-            (E::Try(t), Edge::First) => &t.expr,
-            (E::Try(t), Edge::Last) => return Some(t.question_token.span),
-            (E::Field(f), Edge::First) => &f.base,
-            (E::Field(f), Edge::Last) => {
-                return Some(match &f.member {
-                    syn::Member::Named(n) => n.span(),
-                    syn::Member::Unnamed(i) => i.span,
-                });
-            }
-            (E::Index(i), Edge::First) => &i.expr,
-            (E::Index(i), Edge::Last) => return Some(i.bracket_token.span.close()),
-            (E::Call(c), Edge::First) => &c.func,
-            (E::Call(c), Edge::Last) => return Some(c.paren_token.span.close()),
-            (E::Await(a), Edge::First) => &a.base,
-            (E::Await(a), Edge::Last) => return Some(a.await_token.span),
-            (E::Binary(b), Edge::First) => &b.left,
-            (E::Binary(b), Edge::Last) => &b.right,
-            (E::Assign(a), Edge::First) => &a.left,
-            (E::Assign(a), Edge::Last) => &a.right,
-            (E::Cast(c), Edge::First) => &c.expr,
-            (E::Unary(u), Edge::Last) => &u.expr,
-            (E::Reference(r), Edge::Last) => &r.expr,
-            (E::Paren(p), _) => return Some(delimiter(&p.paren_token.span, edge)),
-            (E::Tuple(t), _) => return Some(delimiter(&t.paren_token.span, edge)),
-            (E::Array(a), _) => return Some(delimiter(&a.bracket_token.span, edge)),
-            (E::Unary(u), Edge::First) => return Some(syn::spanned::Spanned::span(&u.op)),
-            (E::Reference(r), Edge::First) => return Some(r.and_token.span),
-            (E::Lit(l), _) => return Some(l.lit.span()),
-            (E::Path(p), _) if p.qself.is_none() => {
-                let segments = &p.path.segments;
-                let ident = match edge {
-                    Edge::First => {
-                        return Some(p.path.leading_colon.map_or_else(
-                            || {
-                                segments
-                                    .first()
-                                    .map_or_else(proc_macro2::Span::call_site, |s| s.ident.span())
-                            },
-                            |c| c.spans[0],
-                        ));
-                    }
-                    Edge::Last => segments.last()?,
-                };
-                match &ident.arguments {
-                    syn::PathArguments::None => return Some(ident.ident.span()),
-                    _ => return None,
-                }
-            }
-            (E::Macro(m), Edge::Last) => return Some(m.mac.delimiter.span().close()),
-            (E::Block(b), Edge::Last) => return Some(b.block.brace_token.span.close()),
-            _ => return None,
-        };
+        if let Some(own) = own {
+            walked.push((key(cur), own));
+        }
+        match edge_step(cur, edge) {
+            Step::Down(next) => cur = next,
+            Step::Found(span) => break span,
+        }
+    };
+    EDGES.with(|e| {
+        let mut edges = e.borrow_mut();
+        for (k, own) in walked {
+            edges.insert(k, (own, found));
+        }
+    });
+    found
+}
+
+/// The byte range of a token an expression owns directly (its operator, method name, `?`):
+/// what identifies it in the cache.
+fn own_token(expr: &syn::Expr) -> Option<Range> {
+    use syn::Expr as E;
+    let span = match expr {
+        E::MethodCall(m) => m.method.span(),
+        E::Try(t) => t.question_token.span,
+        E::Field(f) => f.dot_token.span,
+        E::Index(i) => i.bracket_token.span.open(),
+        E::Call(c) => c.paren_token.span.open(),
+        E::Await(a) => a.await_token.span,
+        E::Binary(b) => syn::spanned::Spanned::span(&b.op),
+        E::Assign(a) => a.eq_token.span,
+        E::Cast(c) => c.as_token.span,
+        E::Unary(u) => syn::spanned::Spanned::span(&u.op),
+        E::Reference(r) => r.and_token.span,
+        _ => return None,
+    };
+    let range = span.byte_range();
+    Some((range.start, range.end))
+}
+
+enum Step<'a> {
+    Down(&'a syn::Expr),
+    Found(Option<proc_macro2::Span>),
+}
+
+/// One step along an edge: the sub-expression the edge goes on in, or the token found.
+fn edge_step(expr: &syn::Expr, edge: Edge) -> Step<'_> {
+    use syn::Expr as E;
+    if edge == Edge::First
+        && let Some(attr) = expr_attrs(expr).first()
+    {
+        return Step::Found(Some(attr.pound_token.span));
+    }
+    let token = match (expr, edge) {
+        (E::MethodCall(m), Edge::First) => return Step::Down(&m.receiver),
+        (E::Try(t), Edge::First) => return Step::Down(&t.expr),
+        (E::Field(f), Edge::First) => return Step::Down(&f.base),
+        (E::Index(i), Edge::First) => return Step::Down(&i.expr),
+        (E::Call(c), Edge::First) => return Step::Down(&c.func),
+        (E::Await(a), Edge::First) => return Step::Down(&a.base),
+        (E::Binary(b), Edge::First) => return Step::Down(&b.left),
+        (E::Binary(b), Edge::Last) => return Step::Down(&b.right),
+        (E::Assign(a), Edge::First) => return Step::Down(&a.left),
+        (E::Assign(a), Edge::Last) => return Step::Down(&a.right),
+        (E::Cast(c), Edge::First) => return Step::Down(&c.expr),
+        (E::Unary(u), Edge::Last) => return Step::Down(&u.expr),
+        (E::Reference(r), Edge::Last) => return Step::Down(&r.expr),
+        (E::MethodCall(m), Edge::Last) => m.paren_token.span.close(),
+        (E::Try(t), Edge::Last) => t.question_token.span,
+        (E::Field(f), Edge::Last) => match &f.member {
+            syn::Member::Named(n) => n.span(),
+            syn::Member::Unnamed(i) => i.span,
+        },
+        (E::Index(i), Edge::Last) => i.bracket_token.span.close(),
+        (E::Call(c), Edge::Last) => c.paren_token.span.close(),
+        (E::Await(a), Edge::Last) => a.await_token.span,
+        (E::Paren(p), _) => delimiter(&p.paren_token.span, edge),
+        (E::Tuple(t), _) => delimiter(&t.paren_token.span, edge),
+        (E::Array(a), _) => delimiter(&a.bracket_token.span, edge),
+        (E::Unary(u), Edge::First) => syn::spanned::Spanned::span(&u.op),
+        (E::Reference(r), Edge::First) => r.and_token.span,
+        (E::Lit(l), _) => l.lit.span(),
+        (E::Path(p), _) if p.qself.is_none() => return Step::Found(path_edge(&p.path, edge)),
+        (E::Macro(m), Edge::Last) => m.mac.delimiter.span().close(),
+        (E::Block(b), Edge::Last) => b.block.brace_token.span.close(),
+        _ => return Step::Found(None),
+    };
+    Step::Found(Some(token))
+}
+
+/// The first or last token of a path without generic arguments at its end.
+fn path_edge(path: &syn::Path, edge: Edge) -> Option<proc_macro2::Span> {
+    match edge {
+        Edge::First => match &path.leading_colon {
+            Some(colons) => Some(colons.spans[0]),
+            None => path.segments.first().map(|s| s.ident.span()),
+        },
+        Edge::Last => {
+            let last = path.segments.last()?;
+            matches!(last.arguments, syn::PathArguments::None).then(|| last.ident.span())
+        }
     }
 }
 

@@ -129,6 +129,12 @@ pub(crate) fn match_code(operand: &str, option: bool, error_result: &str) -> Str
     }
 }
 
+/// The longest operand (bytes) a `match` edit repeats; longer operands are quoted cut.
+const MAX_EDIT_OPERAND: usize = 4096;
+
+/// How many characters of an operand a message or help quotes.
+pub(crate) const QUOTED_OPERAND: usize = 120;
+
 /// The edit that turns a protocol-error site into an `isError` result: `operand?` (ending at
 /// `end`) becomes a `match`, `Err(..)` becomes the result. `None` where the SDK cannot spell
 /// that result for this fn's return type.
@@ -146,6 +152,11 @@ pub(crate) fn result_edit(
         return None;
     }
     let (operand, whole) = site;
+    // An operand too large to repeat in an edit (a hostile `x????..`) gets the help only:
+    // its edit would copy the operand once per finding.
+    if question_mark && operand.end.saturating_sub(operand.start) > MAX_EDIT_OPERAND {
+        return None;
+    }
     Some(if question_mark {
         Edit {
             span: crate::diagnostic::Span {
@@ -397,7 +408,10 @@ impl Lint for ErrorEscapesTool {
             format!(
                 "report the failure as a tool result with `isError: true`:\n    {}",
                 match_code(
-                    facts.sources.get(site.operand.file).snippet(site.operand),
+                    &facts
+                        .sources
+                        .get(site.operand.file)
+                        .quoted(site.operand, QUOTED_OPERAND),
                     site.option,
                     &error_result
                 )

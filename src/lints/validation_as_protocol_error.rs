@@ -123,7 +123,10 @@ impl Lint for ValidationAsProtocolError {
         let what = if site.sdk_parse {
             format!(
                 "`{}?`",
-                facts.sources.get(site.operand.file).snippet(site.operand)
+                facts
+                    .sources
+                    .get(site.operand.file)
+                    .quoted(site.operand, super::error_escapes_tool::QUOTED_OPERAND)
             )
         } else if site.question_mark {
             "`?`".to_string()
@@ -150,7 +153,10 @@ impl Lint for ValidationAsProtocolError {
             format!(
                 "report invalid arguments as a tool result with `isError: true`:\n    {}",
                 match_code(
-                    facts.sources.get(site.operand.file).snippet(site.operand),
+                    &facts
+                        .sources
+                        .get(site.operand.file)
+                        .quoted(site.operand, super::error_escapes_tool::QUOTED_OPERAND),
                     site.option,
                     &error_result
                 )

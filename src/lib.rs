@@ -96,12 +96,38 @@ pub fn analyze_text(text: &str) -> Vec<Finding> {
 
 /// Runs `mcp-lint [PATH]...`; returns the exit code.
 pub fn run(args: Vec<OsString>) -> i32 {
-    run_in(args, false)
+    guarded(|| run_in(args, false))
 }
 
 /// Runs `cargo mcp-lint` (argv without the `mcp-lint` word cargo inserts).
 pub fn run_cargo(args: Vec<OsString>) -> i32 {
-    run_in(args, true)
+    guarded(|| run_in(args, true))
+}
+
+/// A panic that escaped every finer isolation still ends as a diagnostic and exit 2, never
+/// as an abort with exit 101. With `MCP_LINT_TIMINGS`, the peak memory is printed last.
+fn guarded(run: impl FnOnce() -> i32) -> i32 {
+    let code = isolate(run).unwrap_or_else(|panic| {
+        eprintln!(
+            "error[mcp_lint::{INTERNAL_ERROR}]: mcp-lint failed ({}); please report it",
+            render::escape::text(&panic)
+        );
+        exit::ERROR
+    });
+    if std::env::var_os("MCP_LINT_TIMINGS").is_some()
+        && let Some(peak) = peak_memory_kib()
+    {
+        eprintln!("timing: peak RSS {peak} KiB");
+    }
+    code
+}
+
+/// This process's peak resident memory (`VmHWM`: the high-water mark of its own address
+/// space, which unlike `ru_maxrss` does not count the parent's memory before `exec`).
+fn peak_memory_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 fn run_in(args: Vec<OsString>, cargo: bool) -> i32 {

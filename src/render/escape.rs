@@ -26,9 +26,28 @@ fn replacement(c: char) -> Option<String> {
     }
 }
 
+/// Whether `text` may hold a character [`replacement`] changes: a byte scan, so that the
+/// common case (plain text) costs one pass over bytes.
+pub fn may_need_escapes(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().any(|(i, &b)| match b {
+        b'\n' | b'\t' => false,
+        0..0x20 | 0x7f => true,
+        // C1 controls: U+0080..U+009F.
+        0xc2 => bytes.get(i + 1).is_some_and(|n| (0x80..0xa0).contains(n)),
+        // U+200E/F, U+2028/9, U+202A..E (E2 80 ..) and U+2066..9 (E2 81 A6..A9).
+        0xe2 => match (bytes.get(i + 1), bytes.get(i + 2)) {
+            (Some(0x80), Some(n)) => matches!(n, 0x8e | 0x8f | 0xa8..=0xae),
+            (Some(0x81), Some(n)) => (0xa6..=0xa9).contains(n),
+            _ => false,
+        },
+        _ => false,
+    })
+}
+
 /// `text` with control characters replaced by visible stand-ins (line breaks kept).
 pub fn control(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(|c| replacement(c).is_some()) {
+    if !may_need_escapes(text) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -89,7 +108,7 @@ fn starts_command(line: &str) -> bool {
 /// get raw (DEL, C1 controls, separators, bidi overrides) written as `\u` escapes. They can
 /// only occur inside strings, where the escape means the same character.
 pub fn json(text: String) -> String {
-    if !text.chars().any(|c| c != '\n' && replacement(c).is_some()) {
+    if !may_need_escapes(&text) {
         return text;
     }
     let mut out = String::with_capacity(text.len() + 16);
@@ -139,6 +158,23 @@ mod tests {
             "ok\n  ：:error file=x::boom\n＃#[group]x\nsee ＃#vso[task.setvariable]\n"
         );
         assert!(matches!(workflow_commands("a :: b\n"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn the_byte_scan_finds_exactly_what_is_replaced() {
+        for c in [
+            '\u{0}', '\u{1b}', '\r', '\u{7f}', '\u{85}', '\u{9f}', '\u{200e}', '\u{2028}',
+            '\u{202e}', '\u{2069}',
+        ] {
+            assert!(may_need_escapes(&format!("a{c}b")), "{c:?}");
+            assert!(replacement(c).is_some(), "{c:?}");
+        }
+        for c in [
+            '\n', '\t', 'é', '─', '╭', '\u{a0}', '\u{2027}', '\u{202f}', '\u{2070}',
+        ] {
+            assert!(!may_need_escapes(&format!("a{c}b")), "{c:?}");
+            assert!(replacement(c).is_none(), "{c:?}");
+        }
     }
 
     #[test]

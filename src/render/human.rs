@@ -29,7 +29,8 @@ struct Window {
     first_line: usize,
     /// Byte of the file where the window starts.
     start: usize,
-    /// Per byte of the file from `start` (and one past the window): its byte in `text`.
+    /// Per byte of the file from `start` (and one past the window): its byte in `text`;
+    /// empty when nothing was escaped (the same byte).
     map: Vec<usize>,
 }
 
@@ -47,6 +48,17 @@ impl Window {
         if raw.len() > MAX_WINDOW {
             return None;
         }
+        let name = escape::one_line(&file.display).into_owned();
+        if !raw.contains(['\t', '\r']) && !escape::may_need_escapes(raw) {
+            // Nothing to escape: the window is the text itself, offsets shift by `start`.
+            return Some(Window {
+                name,
+                text: raw.to_string(),
+                first_line,
+                start,
+                map: Vec::new(),
+            });
+        }
         let mut text = String::with_capacity(raw.len());
         let mut map = Vec::with_capacity(raw.len() + 1);
         for c in raw.chars() {
@@ -60,7 +72,7 @@ impl Window {
         }
         map.push(text.len());
         Some(Window {
-            name: escape::one_line(&file.display).into_owned(),
+            name,
             text,
             first_line,
             start,
@@ -71,8 +83,11 @@ impl Window {
     /// A span of the file as a span of the window.
     fn place(&self, span: Span) -> SourceSpan {
         let at = |byte: usize| {
-            let i = byte.saturating_sub(self.start).min(self.map.len() - 1);
-            self.map[i]
+            let i = byte.saturating_sub(self.start);
+            if self.map.is_empty() {
+                return i.min(self.text.len());
+            }
+            self.map[i.min(self.map.len() - 1)]
         };
         let (a, b) = (at(span.start), at(span.end));
         SourceSpan::from(a..b.max(a))

@@ -180,7 +180,7 @@ pub fn build_file(cx: &FileContext<'_>, ast: &syn::File) -> FileModel {
         imports: &imports,
         model: &mut model,
     };
-    builder.items(&ast.items, &cx.module);
+    builder.items(&ast.items, &mut cx.module.clone());
     model
 }
 
@@ -191,7 +191,9 @@ struct Builder<'a, 'm> {
 }
 
 impl Builder<'_, '_> {
-    fn items(&mut self, items: &[syn::Item], module: &[String]) {
+    /// `module` grows and shrinks as inline modules are entered and left: one path for the
+    /// whole file, so nested modules cost linear, not quadratic, memory.
+    fn items(&mut self, items: &[syn::Item], module: &mut Vec<String>) {
         if crate::budget::helper_too_deep() {
             return;
         }
@@ -209,9 +211,9 @@ impl Builder<'_, '_> {
                 syn::Item::Impl(i) => self.implementation(i, module),
                 syn::Item::Mod(m) => {
                     if let Some((_, inner)) = &m.content {
-                        let mut path = module.to_vec();
-                        path.push(m.ident.to_string());
-                        self.items(inner, &path);
+                        module.push(m.ident.to_string());
+                        self.items(inner, module);
+                        module.pop();
                     }
                 }
                 syn::Item::Type(t) => self.model.aliases.push(TypeAlias {

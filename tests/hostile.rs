@@ -238,3 +238,47 @@ fn deep_items_do_not_crash_fix_or_diff() {
 
 #[path = "hostile_support/tree.rs"]
 mod tree;
+
+#[test]
+fn analysis_incomplete_can_be_denied_or_allowed() {
+    let deep = nested(&SHAPES[0], 100_000);
+    let dir = scratch_crate("levels", &rmcp(), &[("src/lib.rs", deep.as_str())]);
+    let warned = short("analysis_incomplete warned", &dir);
+    assert_eq!(warned.code, 0, "{}", warned.stdout);
+    assert!(
+        warned
+            .stdout
+            .contains("warning[mcp_lint::analysis_incomplete]")
+    );
+    let denied = bounded(
+        "analysis_incomplete denied",
+        &dir,
+        &[
+            ".",
+            "--message-format",
+            "short",
+            "-D",
+            "analysis_incomplete",
+        ],
+        &[],
+    );
+    assert_eq!(denied.code, 1);
+    assert!(
+        denied
+            .stdout
+            .contains("error[mcp_lint::analysis_incomplete]")
+    );
+    let allowed = bounded(
+        "analysis_incomplete allowed",
+        &dir,
+        &[
+            ".",
+            "--message-format",
+            "short",
+            "-A",
+            "analysis_incomplete",
+        ],
+        &[],
+    );
+    assert_eq!((allowed.code, allowed.stdout.as_str()), (0, ""));
+}

@@ -236,6 +236,34 @@ fn deep_items_do_not_crash_fix_or_diff() {
     }
 }
 
+#[test]
+fn fix_re_parses_a_deep_fixed_file_on_a_sized_stack() {
+    let shape = &SHAPES[7];
+    let admitted = inputs::deepest_admitted(shape);
+    // Within the budget the fixed file is re-parsed (deep enough to overflow the main thread
+    // of the old re-parse) and the fix applied; past it the fix is refused, never an abort.
+    for (levels, applied) in [(admitted, true), (100_000, false)] {
+        let main = format!("{STDIO_SERVER}{}", nested(shape, levels));
+        let dir = scratch_crate("deep_fixed", &rmcp(), &[("src/main.rs", main.as_str())]);
+        let run = bounded(
+            &format!("fix, {} x{levels}", shape.0),
+            &dir,
+            &[".", "--fix"],
+            &[],
+        );
+        let after = std::fs::read_to_string(dir.join("src/main.rs")).expect("main");
+        assert_eq!(
+            after.contains("eprintln!(\"hello\")"),
+            applied,
+            "{}",
+            run.stderr
+        );
+        if !applied {
+            assert!(run.stderr.contains("would not parse"), "{}", run.stderr);
+        }
+    }
+}
+
 #[path = "hostile_support/tree.rs"]
 mod tree;
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Runs both fuzz targets for a bounded time (seconds per target, default 45), seeded with the
-# ui-test inputs and the manifests of this repository. A crash fails the script; its input is
-# left in fuzz/artifacts/ — copy it to fuzz/regressions/ so tests/fuzz_regressions.rs keeps it.
+# Runs the fuzz targets for a bounded time (seconds per target, default 45), seeded with the
+# ui-test inputs and the manifests of this repository: one file's whole analysis, manifest
+# reading, --fix (every fix applied, diffed, re-parsed) and rendering in every format. A crash
+# fails the script; its input is left in fuzz/artifacts/ — copy it to fuzz/regressions/ so
+# tests/fuzz_regressions.rs keeps it.
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds="${1:-45}"
@@ -12,11 +14,13 @@ else
   fuzz=(cargo fuzz)
 fi
 command -v cargo-fuzz >/dev/null 2>&1 || cargo install cargo-fuzz --locked
-mkdir -p corpus/analyze_file corpus/manifest
-cp ../ui-tests/*/*.rs corpus/analyze_file/ 2>/dev/null || true
-cp regressions/*.rs corpus/analyze_file/ 2>/dev/null || true
+mkdir -p corpus/analyze_file corpus/manifest corpus/fix corpus/render
+for rust_target in analyze_file fix render; do
+  cp ../ui-tests/*/*.rs "corpus/$rust_target/" 2>/dev/null || true
+  cp regressions/*.rs "corpus/$rust_target/" 2>/dev/null || true
+done
 cp ../Cargo.toml corpus/manifest/root.toml
 cp Cargo.toml corpus/manifest/fuzz.toml
-for target in analyze_file manifest; do
+for target in analyze_file manifest fix render; do
   "${fuzz[@]}" run "$target" "corpus/$target" -- -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=4096
 done

@@ -253,7 +253,7 @@ fn parse_level(text: &str) -> Option<Level> {
 /// A manifest's text and table; `None` when it cannot be read (the workspace loader reports
 /// unreadable manifests).
 fn read_manifest(path: &Path) -> Result<Option<(Manifest<'_>, toml::Table)>, String> {
-    let Ok(text) = std::fs::read_to_string(path) else {
+    let Ok(text) = crate::read::regular_file(path) else {
         return Ok(None);
     };
     let root: toml::Table = text.parse().map_err(|e: toml::de::Error| {

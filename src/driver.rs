@@ -12,12 +12,38 @@ use crate::{INTERNAL_ERROR, Outcome, exit, fix, lint_workspace, lints, render};
 
 /// Runs `mcp-lint [PATH]...`; returns the exit code.
 pub fn run(args: Vec<OsString>) -> i32 {
-    run_in(args, false)
+    guarded(|| run_in(args, false))
 }
 
 /// Runs `cargo mcp-lint` (argv without the `mcp-lint` word cargo inserts).
 pub fn run_cargo(args: Vec<OsString>) -> i32 {
-    run_in(args, true)
+    guarded(|| run_in(args, true))
+}
+
+/// A panic that escaped every finer isolation still ends as a diagnostic and exit 2, never
+/// as an abort with exit 101. With `MCP_LINT_TIMINGS`, the peak memory is printed last.
+fn guarded(run: impl FnOnce() -> i32) -> i32 {
+    let code = crate::isolate(run).unwrap_or_else(|panic| {
+        eprintln!(
+            "error[mcp_lint::{INTERNAL_ERROR}]: mcp-lint failed ({}); please report it",
+            render::escape::text(&panic)
+        );
+        exit::ERROR
+    });
+    if std::env::var_os("MCP_LINT_TIMINGS").is_some()
+        && let Some(peak) = peak_memory_kib()
+    {
+        eprintln!("timing: peak RSS {peak} KiB");
+    }
+    code
+}
+
+/// This process's peak resident memory (`VmHWM`: the high-water mark of its own address
+/// space, which unlike `ru_maxrss` does not count the parent's memory before `exec`).
+fn peak_memory_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 fn run_in(args: Vec<OsString>, cargo: bool) -> i32 {
@@ -54,7 +80,7 @@ fn run_in(args: Vec<OsString>, cargo: bool) -> i32 {
 /// of a run that ends here (an error, or `--diff`).
 fn lint_and_fix(cli: &Cli, matches: &clap::ArgMatches, cargo: bool) -> Result<Outcome, i32> {
     let fail = |e: String| {
-        eprintln!("error: {e}");
+        eprintln!("error: {}", render::escape::text(&e));
         exit::ERROR
     };
     let flags = cli::level_flags(cli, matches).map_err(fail)?;
@@ -77,7 +103,7 @@ fn lint_and_fix(cli: &Cli, matches: &clap::ArgMatches, cargo: bool) -> Result<Ou
     let outcome = lint_workspace(workspace, &flags, warnings_level, cli.jobs).map_err(fail)?;
     if !cli.quiet {
         for warning in outcome.warnings.iter().chain(&empty) {
-            eprintln!("warning: {warning}");
+            eprintln!("warning: {}", render::escape::text(warning));
         }
     }
     if !(cli.fix || cli.diff) {
@@ -103,6 +129,8 @@ const FIX_PASSES: usize = 10;
 /// A file the fixes change: its text when first read, and after every pass so far.
 struct Fixed {
     display: String,
+    /// The package root the file must lie under.
+    root: Option<PathBuf>,
     original: String,
     text: String,
     applied: usize,
@@ -129,6 +157,7 @@ fn fix_in_passes(
             }
             let entry = fixed.entry(source.path.clone()).or_insert_with(|| Fixed {
                 display: source.display.clone(),
+                root: source.fix_root.clone(),
                 original: source.text.clone(),
                 text: source.text.clone(),
                 applied: 0,
@@ -158,7 +187,7 @@ fn fix_in_passes(
     }
     if !cli.quiet {
         for reason in &refused {
-            eprintln!("warning: {reason}");
+            eprintln!("warning: {}", render::escape::text(&reason.to_string()));
         }
     }
     Ok((fixed, outcome))
@@ -194,9 +223,13 @@ fn show_diff(cli: &Cli, fixed: &BTreeMap<PathBuf, Fixed>) -> i32 {
 fn write_fixes(cli: &Cli, fixed: &BTreeMap<PathBuf, Fixed>) {
     let mut written = Vec::new();
     for (path, f) in fixed {
-        match fix::write_atomically(path, &f.original, &f.text) {
+        match fix::write_in_place(path, f.root.as_deref(), &f.original, &f.text) {
             Ok(()) => written.push(f),
-            Err(reason) if !cli.quiet => eprintln!("warning: {}: {reason}", f.display),
+            Err(reason) if !cli.quiet => eprintln!(
+                "warning: {}: {}",
+                render::escape::text(&f.display),
+                render::escape::text(&reason.to_string())
+            ),
             Err(_) => {}
         }
     }

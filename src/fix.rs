@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Applicability, Edit, FileId, Finding};
 use crate::source::SourceMap;
@@ -103,7 +103,7 @@ pub fn plan(sources: &SourceMap, edits: &BTreeMap<FileId, Vec<Edit>>) -> Vec<Pla
         }
         let is_rust = source.path.extension().is_some_and(|e| e == "rs");
         let refused = if is_rust {
-            crate::source::parse(&fixed)
+            crate::source::parse_isolated(&fixed)
                 .err()
                 .map(|e| format!("the fixed file would not parse ({e}); left unchanged"))
         } else {
@@ -119,26 +119,56 @@ pub fn plan(sources: &SourceMap, edits: &BTreeMap<FileId, Vec<Edit>>) -> Vec<Pla
     plans
 }
 
-/// Replaces `path`'s content `expected` by `new`, refusing when the file changed meanwhile.
-pub fn write_atomically(path: &Path, expected: &str, new: &str) -> Result<(), String> {
-    let current = std::fs::read_to_string(path)
+/// Replaces the content `expected` of the regular file `path`, under `root`, by `new`. Refuses
+/// links, files outside `root`, read-only files and files changed since they were read. The
+/// new content goes to a fresh temporary file beside the target (created exclusively under an
+/// unpredictable name, so a planted link cannot redirect the write), gets the target's mode
+/// and owner, then replaces the target by a rename.
+pub fn write_in_place(
+    path: &Path,
+    root: Option<&Path>,
+    expected: &str,
+    new: &str,
+) -> Result<(), String> {
+    let meta = std::fs::symlink_metadata(path)
         .map_err(|e| format!("cannot read it again: {e}; left unchanged"))?;
+    if meta.file_type().is_symlink() {
+        return Err("it is a symbolic link; left unchanged".into());
+    }
+    if !meta.is_file() {
+        return Err("it is not a regular file; left unchanged".into());
+    }
+    if meta.permissions().readonly() {
+        return Err("it is read-only; left unchanged".into());
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let inside = root.is_some_and(|root| {
+        let (Ok(dir), Ok(root)) = (dir.canonicalize(), root.canonicalize()) else {
+            return false;
+        };
+        dir.starts_with(root)
+    });
+    if !inside {
+        return Err("it is outside the packages being linted; left unchanged".into());
+    }
+    let current = crate::read::regular_file(path)
+        .map_err(|e| format!("cannot read it again ({e}); left unchanged"))?;
     if current != expected {
         return Err("it changed since it was read; left unchanged".into());
     }
-    let dir = path.parent().unwrap_or(Path::new("."));
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let temp = dir.join(format!(".{name}.mcp-lint-{}.tmp", std::process::id()));
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&temp)?;
-        f.write_all(new.as_bytes())?;
-        f.sync_all()?;
-        if let Ok(meta) = std::fs::metadata(path) {
-            std::fs::set_permissions(&temp, meta.permissions())?;
-        }
+    let (temp, mut file) = create_temp(dir, &name)
+        .map_err(|e| format!("cannot create a temporary file beside it: {e}; left unchanged"))?;
+    let mut write = || -> std::io::Result<()> {
+        file.write_all(new.as_bytes())?;
+        keep_mode_and_owner(&file, &meta)?;
+        file.sync_all()?;
         std::fs::rename(&temp, path)
     };
     write().map_err(|e| {
@@ -147,13 +177,69 @@ pub fn write_atomically(path: &Path, expected: &str, new: &str) -> Result<(), St
     })
 }
 
+/// A new file `.NAME.mcp-lint-RANDOM.tmp` in `dir`, created exclusively (`O_EXCL`: never an
+/// existing file or link) and private until it gets the target's mode.
+fn create_temp(dir: &Path, name: &str) -> std::io::Result<(PathBuf, std::fs::File)> {
+    let mut last = std::io::Error::other("no attempt");
+    for attempt in 0..16 {
+        let temp = dir.join(format!(".{name}.mcp-lint-{}.tmp", random_suffix(attempt)));
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options
+                .mode(0o600)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC);
+        }
+        match options.open(&temp) {
+            Ok(file) => return Ok((temp, file)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = e,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last)
+}
+
+/// Gives the new file the target's permissions and, where they differ, its owner and group
+/// (which only root may do; failing that, the fix is refused rather than changing owners).
+fn keep_mode_and_owner(file: &std::fs::File, target: &std::fs::Metadata) -> std::io::Result<()> {
+    file.set_permissions(target.permissions())?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let own = file.metadata()?;
+        if own.uid() != target.uid() || own.gid() != target.gid() {
+            std::os::unix::fs::fchown(file, Some(target.uid()), Some(target.gid()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Sixteen hex digits no other process can predict: the standard library's random hash keys
+/// (seeded per process from the OS), the time and `attempt`.
+pub fn random_suffix(attempt: u32) -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u32(attempt);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    hasher.write_u128(now);
+    format!("{:016x}", hasher.finish())
+}
+
 /// A unified diff of `old` → `new`.
+/// Source text in it is defused like every other output: control characters shown, no line
+/// starting a workflow command.
 pub fn unified_diff(display: &str, old: &str, new: &str) -> String {
-    similar::TextDiff::from_lines(old, new)
+    let diff = similar::TextDiff::from_lines(old, new)
         .unified_diff()
         .context_radius(2)
         .header(&format!("a/{display}"), &format!("b/{display}"))
-        .to_string()
+        .to_string();
+    let shown = crate::render::escape::control(&diff);
+    crate::render::escape::workflow_commands(&shown).into_owned()
 }
 
 #[cfg(test)]
@@ -193,10 +279,12 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("dir");
         let path = dir.join("a.rs");
         std::fs::write(&path, "fn main() { println!(\"x\"); }\n").expect("write");
-        let err = write_atomically(&path, "something else", "new").expect_err("refused");
+        let err = write_in_place(&path, Some(&dir), "something else", "new").expect_err("refused");
         assert!(err.contains("changed since it was read"), "{err}");
-        write_atomically(&path, "fn main() { println!(\"x\"); }\n", "fn main() {}\n")
-            .expect("written");
+        let original = "fn main() { println!(\"x\"); }\n";
+        let outside = write_in_place(&path, Some(&dir.join("elsewhere")), original, "x");
+        assert!(outside.is_err_and(|e| e.contains("outside")));
+        write_in_place(&path, Some(&dir), original, "fn main() {}\n").expect("written");
         assert_eq!(
             std::fs::read_to_string(&path).expect("read"),
             "fn main() {}\n"

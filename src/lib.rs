@@ -6,6 +6,7 @@
 //! `driver` runs the command line.
 
 pub mod analysis;
+pub mod budget;
 pub mod cli;
 pub mod config;
 pub mod diagnostic;
@@ -13,10 +14,14 @@ pub mod driver;
 pub mod fix;
 pub mod lints;
 pub mod model;
+pub mod nesting;
+pub mod per_file;
 pub mod pipeline;
+pub mod read;
 pub mod render;
 pub mod sdk;
 pub mod source;
+pub mod spawn;
 pub mod suggest;
 pub mod suppress;
 pub mod syntax;
@@ -60,6 +65,14 @@ pub struct Outcome {
 /// Lints one file's text as the `src/main.rs` of a binary crate that depends on rmcp 3.x,
 /// in memory. The fuzzer's entry point; also handy for tests.
 pub fn analyze_text(text: &str) -> Vec<Finding> {
+    analyze_text_outcome(text)
+        .map(|o| o.findings.into_iter().map(|(f, _)| f).collect())
+        .unwrap_or_default()
+}
+
+/// As [`analyze_text`], with the sources and packages renderers need (the fuzzers' entry
+/// point for rendering and fixing).
+pub fn analyze_text_outcome(text: &str) -> Option<Outcome> {
     let root = PathBuf::from("/mcp-lint-in-memory");
     let file = root.join("src/main.rs");
     let package = Package {
@@ -90,7 +103,7 @@ pub fn analyze_text(text: &str) -> Vec<Finding> {
         skipped: Vec::new(),
         overlay: [(file, text.to_string())].into_iter().collect(),
     };
-    lint_workspace(workspace, &config::LevelFlags::new(), Level::Warn, Some(1))
-        .map(|o| o.findings.into_iter().map(|(f, _)| f).collect())
-        .unwrap_or_default()
+    lint_workspace(workspace, &config::LevelFlags::new(), Level::Warn, Some(1)).ok()
 }
+
+pub(crate) use pipeline::{inject_panic_for_tests, internal_error, isolate};

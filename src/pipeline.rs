@@ -13,15 +13,11 @@ use crate::config::{self, Config};
 use crate::diagnostic::{FileId, Finding, Level, Span};
 use crate::lints::cx::AbortSetting;
 use crate::model::ir::FileIr;
-use crate::source::{self, SourceFile, SourceMap};
+use crate::source::{SourceFile, SourceMap};
 use crate::workspace::{self, Package, Workspace};
-use crate::{INTERNAL_ERROR, IO_ERROR, Outcome, PARSE_ERROR, lints, model, sdk};
+use crate::{INTERNAL_ERROR, IO_ERROR, Outcome, PARSE_ERROR, lints, model, per_file, read, sdk};
 
-/// Files larger than this are reported and skipped.
-const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
-
-/// Diagnostic for parts of a file the analysis did not follow.
-pub const ANALYSIS_INCOMPLETE: &str = "analysis_incomplete";
+use crate::per_file::ANALYSIS_INCOMPLETE;
 
 type Levels = BTreeMap<&'static str, Level>;
 type Found = Vec<(Finding, Option<usize>)>;
@@ -73,8 +69,14 @@ pub fn lint_workspace(
     timings.mark("analysis");
     let mut per_package: Vec<Vec<FileIr>> =
         (0..workspace.packages.len()).map(|_| Vec::new()).collect();
-    for (job, result) in jobs_list.iter().zip(irs) {
-        match result {
+    for (job, lowered) in jobs_list.iter().zip(irs) {
+        if let Some(level) = incomplete_level(&levels[job.package], warnings_level) {
+            findings.extend(lowered.incomplete.into_iter().map(|mut f| {
+                f.level = level;
+                (f, Some(job.package))
+            }));
+        }
+        match lowered.ir {
             Ok(Some(ir)) => per_package[job.package].push(ir),
             Ok(None) => {}
             Err(f) => {
@@ -85,7 +87,8 @@ pub fn lint_workspace(
         }
     }
     for (pi, files) in per_package.iter().enumerate() {
-        findings.extend(incomplete_findings(files, pi, &levels[pi], warnings_level));
+        let level = incomplete_level(&levels[pi], warnings_level);
+        findings.extend(incomplete_findings(files, pi, level));
     }
     let rust_files = sources.files.len();
     let abort = abort_settings(&workspace, &mut sources);
@@ -107,6 +110,7 @@ pub fn lint_workspace(
             files: linked,
             own: files.len(),
             abort: &abort[pi],
+            warnings: warnings_level,
         };
         match isolate(|| crate_findings(&input)) {
             Ok((found, n)) => {
@@ -296,7 +300,9 @@ fn read_files(
     for ((pi, path), (display, module, source)) in to_read.iter().zip(read) {
         match source {
             Ok(text) => {
-                let id = sources.add(SourceFile::new((*path).clone(), display, text));
+                let source = SourceFile::new((*path).clone(), display, text)
+                    .with_fix_root(package_roots[*pi].clone());
+                let id = sources.add(source);
                 jobs.push(Job {
                     package: *pi,
                     file: id,
@@ -365,71 +371,48 @@ fn link_members(workspace: &Workspace, sdks: &[Option<Box<dyn sdk::Sdk>>]) -> Ve
         .collect()
 }
 
-/// Parses every file and lowers the ones an analysis needs, in parallel, each in isolation.
+/// Parses every file and lowers the ones an analysis needs, in parallel, each in isolation
+/// and within the stack budget.
 fn lower_files(
     workspace: &Workspace,
     pool: &rayon::ThreadPool,
     sources: &SourceMap,
     jobs: &[Job],
     needed: &[bool],
-) -> Vec<Result<Option<FileIr>, Box<Finding>>> {
+) -> Vec<per_file::Lowered> {
     let renames: Vec<HashMap<String, String>> =
         workspace.packages.iter().map(crate_renames).collect();
-    let lower = |job: &Job| -> Result<Option<FileIr>, Box<Finding>> {
-        let file = sources.get(job.file);
-        let depth = source::nesting_depth(&file.text);
-        if depth > source::MAX_NESTING {
-            return Err(Box::new(Finding::new(
-                PARSE_ERROR,
-                empty_span(job.file),
-                format!(
-                    "this file nests delimiters {depth} deep (the limit is {}), so it was not linted",
-                    source::MAX_NESTING
-                ),
-            )));
-        }
-        let result = isolate(|| {
-            inject_panic_for_tests(&file.display);
-            let text = source::prepare(&file.text);
-            match syn::parse_file(&text) {
-                Ok(ast) if needed[job.package] => Ok(Some(model::span::with_file(&text, || {
-                    model::lower::lower_file(
-                        job.file,
-                        job.module.clone(),
-                        &ast,
-                        &renames[job.package],
-                    )
-                }))),
-                Ok(_) => Ok(None),
-                Err(e) => Err(Box::new(crate::syntax::parse_error(
-                    PARSE_ERROR,
-                    job.file,
-                    &file.text,
-                    &e,
-                ))),
-            }
+    let lower = |job: &Job| {
+        let renames = &renames[job.package];
+        let lowering = needed[job.package].then_some(|ast: &syn::File| {
+            model::lower::lower_file(job.file, job.module.clone(), ast, renames)
         });
-        proc_macro2::extra::invalidate_current_thread_spans();
-        match result {
-            Ok(r) => r,
-            Err(panic) => Err(Box::new(internal_error(job.file, &panic))),
-        }
+        per_file::lower(sources.get(job.file), job.file, lowering)
     };
     pool.install(|| jobs.par_iter().map(lower).collect())
 }
 
-/// Parts of files the analysis did not follow.
-fn incomplete_findings(files: &[FileIr], pi: usize, levels: &Levels, warnings: Level) -> Found {
-    let level = levels
+/// The level of `analysis_incomplete` in a package, `None` when it is allowed.
+fn incomplete_level(levels: &Levels, warnings: Level) -> Option<Level> {
+    match levels
         .get(ANALYSIS_INCOMPLETE)
         .copied()
-        .unwrap_or(Level::Warn);
-    if level == Level::Allow {
-        return Vec::new();
+        .unwrap_or(Level::Warn)
+    {
+        Level::Allow => None,
+        Level::Warn => Some(warnings.max(Level::Warn)),
+        level => Some(level),
     }
+}
+
+/// Parts of files the lowering did not follow: one finding per file, the first part, with
+/// how many there are.
+fn incomplete_findings(files: &[FileIr], pi: usize, level: Option<Level>) -> Found {
+    let Some(level) = level else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     for ir in files {
-        // One finding per file: the first part, with how many there are.
         if let Some(first) = ir.incomplete.first() {
             let more = ir.incomplete.len() - 1;
             let mut message = format!("this part of the file was not analysed: {}", first.reason);
@@ -437,11 +420,7 @@ fn incomplete_findings(files: &[FileIr], pi: usize, levels: &Levels, warnings: L
                 message.push_str(&format!(" (and {more} more parts of this file)"));
             }
             let mut f = Finding::new(ANALYSIS_INCOMPLETE, first.span.span(ir.file), message);
-            f.level = if level == Level::Warn {
-                warnings.max(Level::Warn)
-            } else {
-                level
-            };
+            f.level = level;
             out.push((f, Some(pi)));
         }
     }
@@ -459,6 +438,7 @@ struct CrateInput<'a> {
     files: Vec<&'a FileIr>,
     own: usize,
     abort: &'a [AbortSetting],
+    warnings: Level,
 }
 
 /// Analyses one package and runs the enabled lints; returns the findings and the number of
@@ -513,6 +493,13 @@ fn crate_findings(input: &CrateInput<'_>) -> (Vec<Finding>, usize) {
             f.level = level;
             out.push(f);
         }
+    }
+    if let Some(level) = incomplete_level(input.levels, input.warnings) {
+        out.extend(analysis.incomplete.iter().map(|(place, why)| {
+            let mut f = per_file::stopped_at(*place, why);
+            f.level = level;
+            f
+        }));
     }
     (out, count)
 }
@@ -611,13 +598,15 @@ fn abort_settings(workspace: &Workspace, sources: &mut SourceMap) -> Vec<Vec<Abo
             if let Some(settings) = manifests.get(path) {
                 return settings.clone();
             }
-            let text = std::fs::read_to_string(path).unwrap_or_default();
+            let text = read::regular_file(path).unwrap_or_default();
             let found = workspace::panic_abort_settings(&text);
             let settings: Vec<AbortSetting> = if found.is_empty() {
                 Vec::new()
             } else {
                 let display = display_path(&workspace.root, path);
-                let file = sources.add(SourceFile::new(path.clone(), display, text));
+                let source = SourceFile::new(path.clone(), display, text)
+                    .with_fix_root(canonical(&workspace.root));
+                let file = sources.add(source);
                 found
                     .into_iter()
                     .map(|(profile, range)| AbortSetting {
@@ -676,7 +665,7 @@ pub fn isolate<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     })
 }
 
-fn internal_error(file: FileId, panic: &str) -> Finding {
+pub(crate) fn internal_error(file: FileId, panic: &str) -> Finding {
     Finding::new(
         INTERNAL_ERROR,
         empty_span(file),
@@ -688,7 +677,7 @@ fn internal_error(file: FileId, panic: &str) -> Finding {
 
 /// Debug builds only: `MCP_LINT_INJECT_PANIC=name` panics while analysing files whose path
 /// contains `name`, so tests can prove the isolation.
-fn inject_panic_for_tests(display: &str) {
+pub(crate) fn inject_panic_for_tests(display: &str) {
     #[cfg(debug_assertions)]
     if let Some(name) = std::env::var_os("MCP_LINT_INJECT_PANIC")
         && display.contains(name.to_string_lossy().as_ref())
@@ -699,20 +688,7 @@ fn inject_panic_for_tests(display: &str) {
 }
 
 fn read_source(path: &Path) -> Result<String, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read this file: {e}"))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "skipped: this file is {} bytes, over the {MAX_FILE_BYTES}-byte limit",
-            meta.len()
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read this file: {e}"))?;
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "skipped: this file is not valid UTF-8 (byte {})",
-            e.utf8_error().valid_up_to()
-        )
-    })
+    read::regular_file(path).map_err(|e| e.to_string())
 }
 
 /// Extern names that refer to a renamed dependency (`mcp = { package = "rmcp" }`).

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use crate::diagnostic::{FileId, Span};
+use crate::nesting::Segment;
 
 /// One file of the run.
 #[derive(Debug)]
@@ -12,6 +13,9 @@ pub struct SourceFile {
     /// Path shown to users and written in JSON: relative to the workspace root, `/`-separated.
     pub display: String,
     pub text: String,
+    /// The directory `--fix` may write this file under: the root of the package it was read
+    /// for. `None`: never written.
+    pub fix_root: Option<PathBuf>,
     line_starts: Vec<usize>,
 }
 
@@ -23,8 +27,15 @@ impl SourceFile {
             path,
             display,
             text,
+            fix_root: None,
             line_starts,
         }
+    }
+
+    /// The file, writable by `--fix` under `root` only.
+    pub fn with_fix_root(mut self, root: PathBuf) -> Self {
+        self.fix_root = Some(root);
+        self
     }
 
     /// 1-based line and 1-based column in Unicode scalar values, as rustc reports them.
@@ -58,6 +69,25 @@ impl SourceFile {
             .trim_end_matches(['\n', '\r'])
     }
 
+    /// The byte where 1-based line `line` starts (the text's end past the last line).
+    pub fn line_start(&self, line: usize) -> usize {
+        self.line_starts
+            .get(line.wrapping_sub(1))
+            .copied()
+            .unwrap_or(self.text.len())
+            .min(self.text.len())
+    }
+
+    /// The snippet for quoting in a message: cut to `max` characters with `…`, so that a
+    /// message stays small however large the code it names.
+    pub fn quoted(&self, span: Span, max: usize) -> std::borrow::Cow<'_, str> {
+        let text = self.snippet(span);
+        match text.char_indices().nth(max) {
+            None => std::borrow::Cow::Borrowed(text),
+            Some((cut, _)) => std::borrow::Cow::Owned(format!("{}…", &text[..cut])),
+        }
+    }
+
     pub fn snippet(&self, span: Span) -> &str {
         self.text.get(span.start..span.end).unwrap_or("")
     }
@@ -84,94 +114,138 @@ impl SourceMap {
     }
 }
 
-/// Deepest delimiter nesting the analysis accepts; deeper files are reported, not parsed, so
-/// that a hostile file cannot overflow the stack (syn and our walk are recursive).
-pub const MAX_NESTING: usize = 256;
+/// Stack syn needs per token of the nesting bound, with headroom over what
+/// `examples/stack_probe.rs measure` found for the costliest shapes (nested blocks: 5.1 KB in a
+/// release build; nested reference types: 31 KB in a debug build).
+const STACK_PER_LEVEL: usize = if cfg!(debug_assertions) {
+    48 << 10
+} else {
+    8 << 10
+};
 
-/// The deepest nesting of `(`, `[` and `{` outside comments, strings and chars.
-pub fn nesting_depth(text: &str) -> usize {
-    let bytes = text.as_bytes();
-    let (mut depth, mut max, mut i) = (0usize, 0usize, 0usize);
-    while i < bytes.len() {
-        match bytes[i] {
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                i += 2;
-                while i + 1 < bytes.len() && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
-                    i += 1;
-                }
-                i += 1;
-            }
-            b'"' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    if bytes[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-            }
-            b'\'' if bytes.get(i + 2) == Some(&b'\'') => i += 2,
-            b'(' | b'[' | b'{' => {
-                depth += 1;
-                max = max.max(depth);
-            }
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
+/// Stack for everything but the nesting: the analysis' own frames and its red zone.
+const STACK_BASE: usize = 16 << 20;
+
+/// The most stack one file may be parsed and analysed with. Items whose nesting bound would
+/// need more are left out of the parse and reported.
+pub const STACK_BUDGET: usize = 256 << 20;
+
+/// A file's text as syn should parse it, and the stack that takes.
+pub struct Prepared {
+    /// The text with a byte-order mark, a shebang line and every item in `too_deep` blanked
+    /// out (same length, same line breaks, so spans stay right).
+    pub text: String,
+    /// Top-level items left out: parsing them could need more than [`STACK_BUDGET`].
+    pub too_deep: Vec<Segment>,
+    /// Stack to parse, analyse and drop the rest on.
+    pub stack: usize,
+}
+
+/// The stack the nesting `bound` needs.
+fn stack_for(bound: usize) -> usize {
+    STACK_BASE.saturating_add(bound.saturating_mul(STACK_PER_LEVEL))
+}
+
+/// The deepest nesting bound the budget admits.
+pub fn max_levels() -> usize {
+    (STACK_BUDGET - STACK_BASE) / STACK_PER_LEVEL
+}
+
+/// Blanks the BOM and shebang, then the items too deep for the budget.
+pub fn prepare(text: &str) -> Prepared {
+    let mut bytes = without_preamble(text).into_bytes();
+    let mut too_deep = Vec::new();
+    let mut deepest = 0;
+    // Scanned after the preamble is blanked: a quote in a shebang line must not start a string.
+    let segments = crate::nesting::segments(std::str::from_utf8(&bytes).unwrap_or(""));
+    for segment in segments {
+        if stack_for(segment.bound) > STACK_BUDGET {
+            blank(&mut bytes[segment.start..segment.end]);
+            too_deep.push(segment);
+        } else {
+            deepest = deepest.max(segment.bound);
         }
-        i += 1;
     }
-    max
+    Prepared {
+        // Blanking writes ASCII spaces over whole characters, so the text stays UTF-8.
+        text: String::from_utf8(bytes).unwrap_or_default(),
+        too_deep,
+        stack: stack_for(deepest),
+    }
 }
 
-/// Parses `text` as a Rust file. A leading byte-order mark or shebang line is blanked out
-/// rather than removed, so that every span keeps pointing at the right byte.
-pub fn parse(text: &str) -> Result<syn::File, syn::Error> {
-    syn::parse_file(&prepare(text))
+/// Overwrites every byte but line breaks with a space. A range that starts or ends inside a
+/// multi-byte character cannot happen: segments start and end at token boundaries.
+fn blank(bytes: &mut [u8]) {
+    for b in bytes {
+        if *b != b'\n' && *b != b'\r' {
+            *b = b' ';
+        }
+    }
 }
 
-/// The text as it is parsed: a leading byte-order mark or shebang line blanked out.
-pub fn prepare(text: &str) -> std::borrow::Cow<'_, str> {
-    let mut src = std::borrow::Cow::Borrowed(text);
-    if let Some(rest) = src.strip_prefix('\u{feff}') {
-        src = std::borrow::Cow::Owned(format!("   {rest}"));
+/// `text` with a leading byte-order mark and shebang line blanked out rather than removed,
+/// so that every span keeps pointing at the right byte.
+fn without_preamble(text: &str) -> String {
+    let mut src = text.to_string();
+    if src.starts_with('\u{feff}') {
+        src.replace_range(..'\u{feff}'.len_utf8(), "   ");
     }
     if src.starts_with("#!") && !src.starts_with("#![") {
         let end = src.find('\n').unwrap_or(src.len());
-        src = std::borrow::Cow::Owned(format!("{}{}", " ".repeat(end), &src[end..]));
+        let spaces = " ".repeat(src[..end].len());
+        src.replace_range(..end, &spaces);
     }
     src
 }
 
-/// Converts a `proc_macro2` span of the file being analysed on this thread.
-pub fn span_of(file: FileId, span: proc_macro2::Span) -> Span {
-    let range = span.byte_range();
-    Span {
-        file,
-        start: range.start,
-        end: range.end,
-    }
+/// Parses `text` as a Rust file. syn recurses once per level of nesting: call it only on a
+/// stack sized by [`prepare`] (see [`parse_isolated`]).
+pub fn parse(text: &str) -> Result<syn::File, syn::Error> {
+    syn::parse_file(&without_preamble(text))
 }
 
-/// Converts the span covering `tokens` (first to last token).
-pub fn span_of_tokens(file: FileId, tokens: &impl quote::ToTokens) -> Span {
-    let mut iter = tokens.to_token_stream().into_iter();
-    let Some(first) = iter.next() else {
-        return Span {
-            file,
-            start: 0,
-            end: 0,
-        };
-    };
-    let start = first.span().byte_range();
-    let end = iter.last().map_or(start.end, |t| t.span().byte_range().end);
-    Span {
-        file,
-        start: start.start,
-        end: end.max(start.start),
+/// Runs `f` on a stack of at least `stack` bytes: on this thread when enough is left, else on
+/// a thread of its own. `Err` when no such thread can be started or `f` panicked there.
+pub fn on_stack<T: Send>(stack: usize, f: impl FnOnce() -> T + Send) -> Result<T, String> {
+    if stacker::remaining_stack().is_some_and(|left| left >= stack) {
+        return Ok(f());
     }
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("mcp-lint-deep".into())
+            .stack_size(stack)
+            .spawn_scoped(scope, f)
+            .map_err(|e| {
+                format!(
+                    "cannot start a thread with {} MiB of stack: {e}",
+                    stack >> 20
+                )
+            })?;
+        worker.join().map_err(|_| "a panic".to_string())
+    })
+}
+
+/// Whether `text` still parses, checked as the analysis parses: within the stack budget, on
+/// a stack sized for it, with a panic caught. `Err` says why not.
+pub fn parse_isolated(text: &str) -> Result<(), String> {
+    let prepared = prepare(text);
+    if let Some(deep) = prepared.too_deep.first() {
+        return Err(format!(
+            "it would nest more than {} levels deep at byte {}",
+            max_levels(),
+            deep.start
+        ));
+    }
+    let stack = prepared.stack;
+    on_stack(stack, move || {
+        let parsed = std::panic::catch_unwind(|| {
+            let result = syn::parse_file(&prepared.text)
+                .map(drop)
+                .map_err(|e| e.to_string());
+            proc_macro2::extra::invalidate_current_thread_spans();
+            result
+        });
+        parsed.unwrap_or_else(|_| Err("the parser panicked".to_string()))
+    })?
 }

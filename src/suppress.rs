@@ -43,6 +43,14 @@ pub fn directives(file: &SourceFile, id: FileId, items: &[(usize, usize)]) -> Ve
     let mut found = Vec::new();
     let mut offset = 0;
     let lines: Vec<&str> = file.text.split_inclusive('\n').collect();
+    let next_code = next_code_lines(&lines);
+    // Per start line, the last line of the items starting there.
+    let mut item_ends: HashMap<usize, usize> = HashMap::new();
+    for (s, e) in items {
+        let end = line_of(file, *e);
+        let entry = item_ends.entry(line_of(file, *s)).or_insert(end);
+        *entry = (*entry).max(end);
+    }
     for (index, raw) in lines.iter().enumerate() {
         let line = raw.trim_end_matches(['\n', '\r']);
         let start_of_line = offset;
@@ -69,12 +77,8 @@ pub fn directives(file: &SourceFile, id: FileId, items: &[(usize, usize)]) -> Ve
         } else if code_before {
             Some((line_no, line_no))
         } else {
-            next_code_line(&lines, index + 1).map(|next| {
-                let item_end = items
-                    .iter()
-                    .filter(|(s, _)| line_of(file, *s) == next)
-                    .map(|(_, e)| line_of(file, *e))
-                    .max();
+            next_code.get(index + 1).copied().flatten().map(|next| {
+                let item_end = item_ends.get(&next).copied();
                 (next, item_end.unwrap_or(next).max(next))
             })
         };
@@ -109,7 +113,8 @@ fn comment_start(line: &str, marker: &str) -> Option<usize> {
         match bytes[i] {
             b'\\' if in_string => i += 1,
             b'"' => in_string = !in_string,
-            _ if !in_string && line[i..].starts_with(marker) => return Some(i),
+            // Bytes, not `&line[i..]`: `i` may be inside a multi-byte character.
+            _ if !in_string && bytes[i..].starts_with(marker.as_bytes()) => return Some(i),
             _ => {}
         }
         i += 1;
@@ -117,15 +122,18 @@ fn comment_start(line: &str, marker: &str) -> Option<usize> {
     None
 }
 
-/// The 1-based number of the first line at or after `from` (0-based) that is code: not
-/// blank, not a comment. Attributes count as code: they start the item.
-fn next_code_line(lines: &[&str], from: usize) -> Option<usize> {
-    (from..lines.len())
-        .find(|&i| {
-            let t = lines[i].trim();
-            !t.is_empty() && !t.starts_with("//") && !t.starts_with('#') || t.starts_with("#[")
-        })
-        .map(|i| i + 1)
+/// Per 0-based line index `i` (and one past the end): the 1-based number of the first line
+/// at or after `i` that is code (not blank, not a comment; attributes count as code: they
+/// start the item). One pass from the end, so a run of directives costs linear time.
+fn next_code_lines(lines: &[&str]) -> Vec<Option<usize>> {
+    let mut next = vec![None; lines.len() + 1];
+    for i in (0..lines.len()).rev() {
+        let t = lines[i].trim();
+        let code =
+            !t.is_empty() && !t.starts_with("//") && !t.starts_with('#') || t.starts_with("#[");
+        next[i] = if code { Some(i + 1) } else { next[i + 1] };
+    }
+    next
 }
 
 /// `allow(a, b, reason = "..")` → (kind, lints, reason).
@@ -183,19 +191,25 @@ pub fn apply(
     line_of: &dyn Fn(Span) -> usize,
 ) {
     let mut used: HashMap<(FileId, usize), bool> = HashMap::new();
+    let indexes: HashMap<FileId, Index> = directives
+        .iter()
+        .map(|(&file, list)| (file, Index::new(list)))
+        .collect();
     findings.retain(|(finding, _)| {
-        let Some(list) = directives.get(&finding.span.file) else {
+        let (Some(list), Some(index)) = (
+            directives.get(&finding.span.file),
+            indexes.get(&finding.span.file),
+        ) else {
             return true;
         };
         let line = line_of(finding.span);
         let mut suppressed = false;
-        for (i, d) in list.iter().enumerate() {
-            let covers = d.lines.is_none_or(|(a, b)| (a..=b).contains(&line));
-            let names = d
+        for i in index.covering(line) {
+            let names = list[i]
                 .lints
                 .iter()
                 .any(|l| lints::find_code(l) == Some(finding.lint));
-            if covers && names {
+            if names {
                 used.insert((finding.span.file, i), true);
                 suppressed = true;
             }
@@ -250,6 +264,63 @@ pub fn apply(
     findings.extend(extra);
 }
 
+/// The directives of one file by the lines they cover, so that each finding looks only at
+/// the directives that may cover its line.
+struct Index {
+    whole_file: Vec<usize>,
+    /// Directives covering one line, by that line.
+    single: HashMap<usize, Vec<usize>>,
+    /// Directives covering several lines (items), sorted by first line, with the running
+    /// maximum of their last lines.
+    ranges: Vec<(usize, usize, usize)>,
+    reach: Vec<usize>,
+}
+
+impl Index {
+    fn new(list: &[Directive]) -> Index {
+        let mut index = Index {
+            whole_file: Vec::new(),
+            single: HashMap::new(),
+            ranges: Vec::new(),
+            reach: Vec::new(),
+        };
+        for (i, d) in list.iter().enumerate() {
+            match d.lines {
+                None => index.whole_file.push(i),
+                Some((a, b)) if a == b => index.single.entry(a).or_default().push(i),
+                Some((a, b)) => index.ranges.push((a, b, i)),
+            }
+        }
+        index.ranges.sort_unstable();
+        let mut furthest = 0;
+        index.reach = index
+            .ranges
+            .iter()
+            .map(|&(_, b, _)| {
+                furthest = furthest.max(b);
+                furthest
+            })
+            .collect();
+        index
+    }
+
+    /// The directives covering `line`, in no particular order.
+    fn covering(&self, line: usize) -> Vec<usize> {
+        let mut found = self.whole_file.clone();
+        found.extend(self.single.get(&line).into_iter().flatten().copied());
+        // Ranges starting at or before `line`, walked back while one of them may still reach it.
+        let mut k = self.ranges.partition_point(|&(a, _, _)| a <= line);
+        while k > 0 && self.reach[k - 1] >= line {
+            k -= 1;
+            let (_, b, i) = self.ranges[k];
+            if b >= line {
+                found.push(i);
+            }
+        }
+        found
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,6 +345,14 @@ mod tests {
         assert_eq!(d[2].kind, Kind::Expect);
         assert_eq!(d[2].lines, Some((6, 9)));
         assert_eq!(d[2].reason, None);
+    }
+
+    #[test]
+    fn a_comment_after_a_multi_byte_character_is_read() {
+        let f = file("let c = 'é'; // mcp-lint: allow(panic_in_tool, reason = \"ok\")\n");
+        let d = directives(&f, 0, &[]);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].lines, Some((1, 1)));
     }
 
     #[test]

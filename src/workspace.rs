@@ -6,7 +6,6 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 
@@ -159,14 +158,8 @@ pub struct Selection {
 
 /// Loads the workspace through `cargo metadata --no-deps`.
 pub fn from_cargo(selection: &Selection) -> Result<Workspace, WorkspaceError> {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut cmd = Command::new(cargo);
-    cmd.args(["metadata", "--no-deps", "--format-version", "1"]);
-    if let Some(path) = &selection.manifest_path {
-        cmd.arg("--manifest-path").arg(path);
-    }
-    let output = cmd
-        .output()
+    let manifest = manifest_to_start_from(selection.manifest_path.as_deref())?;
+    let output = crate::spawn::cargo_metadata(&manifest)
         .map_err(|e| WorkspaceError(format!("could not run `cargo metadata`: {e}")))?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -263,6 +256,26 @@ pub fn from_cargo(selection: &Selection) -> Result<Workspace, WorkspaceError> {
         skipped,
         overlay: Default::default(),
     })
+}
+
+/// The manifest cargo would start from, as an absolute path: cargo runs from a neutral
+/// directory, so a relative `--manifest-path` or the current directory would mean nothing
+/// there.
+fn manifest_to_start_from(given: Option<&Path>) -> Result<PathBuf, WorkspaceError> {
+    let cwd = std::env::current_dir()
+        .map_err(|e| WorkspaceError(format!("cannot read the current directory: {e}")))?;
+    if let Some(path) = given {
+        return Ok(cwd.join(path));
+    }
+    cwd.ancestors()
+        .map(|d| d.join("Cargo.toml"))
+        .find(|m| m.is_file())
+        .ok_or_else(|| {
+            WorkspaceError(format!(
+                "could not find `Cargo.toml` in `{}` or any parent directory",
+                cwd.display()
+            ))
+        })
 }
 
 fn link_skipped(path: PathBuf) -> (PathBuf, String) {
@@ -392,7 +405,8 @@ fn nearest_manifest(dir: &Path) -> Result<Option<PathBuf>, WorkspaceError> {
         return Ok(None);
     };
     for manifest in dir.ancestors().map(|d| d.join("Cargo.toml")) {
-        if manifest.is_file()
+        // Whatever its type: a link or a FIFO named Cargo.toml is reported, not skipped.
+        if std::fs::symlink_metadata(&manifest).is_ok()
             && read_toml(&manifest)
                 .map_err(WorkspaceError)?
                 .get("package")
@@ -417,7 +431,7 @@ fn package_from_manifest(
         .ancestors()
         .skip(1)
         .map(|d| d.join("Cargo.toml"))
-        .filter(|m| m.is_file())
+        .filter(|m| crate::read::is_regular(m))
         .filter_map(|m| read_toml(&m).ok().map(|t| (m, t)))
         .find(|(_, t)| t.get("workspace").is_some());
     let profile_manifest = workspace
@@ -695,8 +709,7 @@ pub fn dependencies_of(manifest: &toml::Table, workspace: Option<&toml::Table>) 
 }
 
 fn read_toml(path: &Path) -> Result<toml::Table, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let text = crate::read::regular_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
     text.parse::<toml::Table>()
         .map_err(|e| format!("{}: invalid TOML: {}", path.display(), e.message()))
 }
@@ -707,7 +720,7 @@ fn read_lock(dir: &Path) -> Result<BTreeMap<String, Vec<Version>>, WorkspaceErro
     let Some(lock) = dir
         .ancestors()
         .map(|d| d.join("Cargo.lock"))
-        .find(|p| p.is_file())
+        .find(|p| std::fs::symlink_metadata(p).is_ok())
     else {
         return Ok(locked);
     };

@@ -305,7 +305,7 @@ fn summary_counts_files_with_findings_and_fixable_findings() {
     // other.rs is not on the serving path; clean.rs has nothing.
     assert!(
         stderr.contains(
-            "mcp-lint: 1 error, 1 warning in 1 file (3 Rust files read, 1 handler checked); 1 fixable with --fix (1 more with --unsafe-fixes)"
+            "mcp-lint: 1 error, 1 warning in 1 file (3 Rust files read, 1 tool handler checked); 1 fixable with --fix (1 more with --unsafe-fixes)"
         ),
         "{stderr}\n{}",
         common::text(&out.stdout)
@@ -317,7 +317,7 @@ fn summary_counts_files_with_findings_and_fixable_findings() {
         "{stderr}"
     );
     assert!(
-        stderr.contains("0 errors, 1 warning in 1 file (3 Rust files read, 1 handler checked); 0 fixable with --fix (1 more with --unsafe-fixes)"),
+        stderr.contains("0 errors, 1 warning in 1 file (3 Rust files read, 1 tool handler checked); 0 fixable with --fix (1 more with --unsafe-fixes)"),
         "{stderr}"
     );
 }

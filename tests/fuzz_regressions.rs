@@ -46,8 +46,8 @@ fn hostile_inputs() {
     );
     let findings = analyze_text(&deep);
     assert_eq!(findings.len(), 1);
-    assert_eq!(findings[0].lint, "parse_error");
-    assert!(findings[0].message.contains("nests delimiters"));
+    assert_eq!(findings[0].lint, "analysis_incomplete");
+    assert!(findings[0].message.contains("this item was not analysed"));
 
     for text in [
         "",

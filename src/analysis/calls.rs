@@ -238,8 +238,50 @@ const SAME_TYPE: &[&str] = &[
     "write_owned",
 ];
 
+/// Call edges a crate may have in all: past it, calls are not followed (and that is
+/// reported). Real servers have tens of thousands; a generated file with thousands of
+/// implementations of one method, called from thousands of places, would have millions.
+pub const MAX_EDGES: usize = 1 << 21;
+
+/// What is left of [`MAX_EDGES`] while a crate's calls are resolved, and the first call
+/// that found it spent.
+#[derive(Debug)]
+pub struct EdgeBudget {
+    left: std::cell::Cell<usize>,
+    pub spent_at: std::cell::Cell<Option<(FnId, ExprId)>>,
+}
+
+impl Default for EdgeBudget {
+    fn default() -> Self {
+        EdgeBudget {
+            left: std::cell::Cell::new(MAX_EDGES),
+            spent_at: std::cell::Cell::new(None),
+        }
+    }
+}
+
+impl EdgeBudget {
+    fn spent(&self) -> bool {
+        self.spent_at.get().is_some()
+    }
+
+    /// Takes `n` edges for the call at `at`; `false` (and the budget marked spent) when
+    /// there are not that many left.
+    fn take(&self, n: usize, at: (FnId, ExprId)) -> bool {
+        if self.spent() || n > self.left.get() {
+            if !self.spent() {
+                self.spent_at.set(Some(at));
+            }
+            return false;
+        }
+        self.left.set(self.left.get() - n);
+        true
+    }
+}
+
 struct Walker<'p, 'a> {
     program: &'p Program<'a>,
+    budget: &'p EdgeBudget,
     types: &'p TypeTable<'a>,
     config_guards: &'p [String],
     func: FnId,
@@ -257,10 +299,12 @@ pub fn resolve_fn(
     types: &TypeTable<'_>,
     panic_guards: &[String],
     func: FnId,
+    budget: &EdgeBudget,
 ) -> Resolved {
     let def = program.def(func);
     let mut w = Walker {
         program,
+        budget,
         types,
         config_guards: panic_guards,
         func,
@@ -286,6 +330,11 @@ pub fn resolve_fn(
 
 impl Walker<'_, '_> {
     fn record(&mut self, expr: ExprId, kind: CallKind, targets: Vec<FnId>, may: bool) -> u32 {
+        let targets = if self.budget.take(targets.len(), (self.func, expr)) {
+            targets
+        } else {
+            Vec::new()
+        };
         let idx = self.out.calls.len() as u32;
         self.out.calls.push(CallSite {
             expr,
@@ -684,6 +733,9 @@ impl Walker<'_, '_> {
     }
 
     fn method_targets(&self, is_self: bool, recv: Option<&Ty>, method: &str) -> (Vec<FnId>, bool) {
+        if self.budget.spent() {
+            return (Vec::new(), false);
+        }
         if is_self {
             if let FnKind::TraitDefault { .. } = self.def.kind
                 && let Some(tr) = &self.def.owner

@@ -18,6 +18,7 @@ pub mod types;
 pub mod value;
 
 use crate::config::Config;
+use crate::diagnostic::Span;
 use crate::model::ir::FileIr;
 use crate::sdk::Sdk;
 use calls::Resolved;
@@ -36,6 +37,8 @@ pub struct Analysis<'a> {
     pub graph: Graph,
     pub facts: Vec<FnFacts>,
     pub summaries: Vec<Summary>,
+    /// Places in the crate's own files where a budget cut the analysis short, and why.
+    pub incomplete: Vec<(Span, String)>,
 }
 
 /// Analyses a crate: `files` are its own (the first `own`) and those of the workspace
@@ -48,10 +51,31 @@ pub fn analyse<'a>(
 ) -> Analysis<'a> {
     let program = Program::new(files, own);
     let types = TypeTable::new(&program);
+    let mut incomplete: Vec<(Span, String)> = program
+        .fn_ids()
+        .filter(|&f| program.is_own(f))
+        .filter_map(|f| {
+            let def = program.def(f);
+            let why = types.expansion_cut(&def.ret)?;
+            Some((program.span(f, def.name_span), why))
+        })
+        .collect();
+    let budget = calls::EdgeBudget::default();
     let resolved: Vec<Resolved> = program
         .fn_ids()
-        .map(|f| calls::resolve_fn(&program, &types, &config.panic_guards, f))
+        .map(|f| calls::resolve_fn(&program, &types, &config.panic_guards, f, &budget))
         .collect();
+    if let Some((f, expr)) = budget.spent_at.get() {
+        let sp = program.def(f).body.expr(expr).span;
+        incomplete.push((
+            program.span(f, sp),
+            format!(
+                "the crate has more than {} call edges, so this call and the ones resolved \
+                 after it were not followed",
+                calls::MAX_EDGES
+            ),
+        ));
+    }
     let graph = Graph::build(&program, &resolved);
     let n = program.fn_count();
     let mut summaries = vec![Summary::default(); n];
@@ -92,6 +116,7 @@ pub fn analyse<'a>(
         graph,
         facts,
         summaries,
+        incomplete,
     }
 }
 

@@ -12,6 +12,10 @@ use crate::model::resolve::Ty;
 /// Alias expansion stops after this many steps or this many type nodes.
 const ALIAS_DEPTH: u32 = 8;
 const ALIAS_NODES: usize = 256;
+/// Items one path can name at once (alternatives under `cfg`); more is not Rust.
+const MAX_SAME_PATH: usize = 8;
+/// Same-named fns a path is matched against by suffix or scope, at most.
+const MAX_NAMESAKES: usize = 1024;
 
 /// Path roots that never name a crate item.
 const EXTERNAL_ROOTS: &[&str] = &["std", "core", "alloc", "tokio", "serde_json", "rmcp"];
@@ -30,6 +34,10 @@ pub struct TypeTable<'a> {
     traits: HashMap<&'a str, ()>,
     /// Free fns by name.
     free: HashMap<&'a str, Vec<FnId>>,
+    /// Free fns by name and module: a path names one of these (a few under `cfg`).
+    free_at: HashMap<(&'a str, &'a [String]), Vec<FnId>>,
+    /// Types with methods.
+    method_owners: HashMap<&'a str, ()>,
     /// Methods by name alone, for calls whose receiver type is unknown.
     by_method_name: HashMap<&'a str, Vec<FnId>>,
     consts: HashMap<&'a str, Vec<i64>>,
@@ -47,6 +55,8 @@ impl<'a> TypeTable<'a> {
             traits_of: HashMap::new(),
             traits: HashMap::new(),
             free: HashMap::new(),
+            free_at: HashMap::new(),
+            method_owners: HashMap::new(),
             by_method_name: HashMap::new(),
             consts: HashMap::new(),
             aliases: HashMap::new(),
@@ -87,6 +97,7 @@ impl<'a> TypeTable<'a> {
             match (&def.kind, &def.owner) {
                 (FnKind::Method { .. }, Some(owner)) => {
                     t.methods.entry((owner, &def.name)).or_default().push(id);
+                    t.method_owners.insert(owner, ());
                     t.by_method_name.entry(&def.name).or_default().push(id);
                 }
                 (FnKind::TraitDefault { .. }, Some(owner)) => {
@@ -95,6 +106,10 @@ impl<'a> TypeTable<'a> {
                 }
                 (FnKind::Free | FnKind::Nested { .. }, _) => {
                     t.free.entry(&def.name).or_default().push(id);
+                    t.free_at
+                        .entry((&def.name, def.module.as_slice()))
+                        .or_default()
+                        .push(id);
                 }
                 _ => {}
             }
@@ -114,7 +129,7 @@ impl<'a> TypeTable<'a> {
     pub fn is_crate_type(&self, name: &str) -> bool {
         self.structs.contains_key(name)
             || self.traits_of.contains_key(name)
-            || self.methods.keys().any(|(t, _)| *t == name)
+            || self.method_owners.contains_key(name)
     }
 
     /// The type of field `field` of crate type `ty`.
@@ -128,7 +143,11 @@ impl<'a> TypeTable<'a> {
     /// provided methods of the traits `ty` implements.
     pub fn method_of(&self, ty: &str, method: &str) -> Vec<FnId> {
         if let Some(found) = self.methods.get(&(ty, method)) {
-            return found.clone();
+            return if found.len() <= MAX_SAME_PATH {
+                found.clone()
+            } else {
+                Vec::new()
+            };
         }
         let mut out = Vec::new();
         for tr in self.traits_of.get(ty).into_iter().flatten() {
@@ -182,6 +201,15 @@ impl<'a> TypeTable<'a> {
         self.macros.get(name).map_or(&[], Vec::as_slice)
     }
 
+    /// The free fns `name` in `module`; none when more than `cfg` alternatives could explain
+    /// (not Rust: nothing to resolve to).
+    fn free_in(&self, name: &str, module: &[String]) -> Vec<FnId> {
+        match self.free_at.get(&(name, module)) {
+            Some(found) if found.len() <= MAX_SAME_PATH => found.clone(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Resolves a path call (`f`, `module::f`, `Type::f`, `Self::f`) from fn `caller`.
     pub fn resolve_path(&self, program: &Program<'_>, caller: FnId, path: &[String]) -> Vec<FnId> {
         let Some((name, prefix)) = path.split_last() else {
@@ -216,6 +244,7 @@ impl<'a> TypeTable<'a> {
         // A nested fn is visible in the fn that declares it (and in the fns nested there).
         let nested: Vec<FnId> = candidates
             .iter()
+            .take(MAX_NAMESAKES)
             .copied()
             .filter(|&c| {
                 matches!(program.def(c).kind, FnKind::Nested { .. })
@@ -251,11 +280,7 @@ impl<'a> TypeTable<'a> {
                 m
             }
             Some(_) => {
-                let absolute: Vec<FnId> = candidates
-                    .iter()
-                    .copied()
-                    .filter(|&id| module_of(id).as_slice() == prefix)
-                    .collect();
+                let absolute = self.free_in(name, prefix);
                 if !absolute.is_empty() {
                     return absolute;
                 }
@@ -266,19 +291,19 @@ impl<'a> TypeTable<'a> {
                     .collect()
             }
         };
-        let exact: Vec<FnId> = candidates
-            .iter()
-            .copied()
-            .filter(|&id| *module_of(id) == wanted)
-            .collect();
+        let exact = self.free_in(name, &wanted);
         if !exact.is_empty() {
             return exact;
         }
         // A path relative to a re-export or the crate root: accept a unique suffix match.
-        let mut suffix = candidates.iter().copied().filter(|&id| {
-            let m = module_of(id);
-            prefix.is_empty() || m.ends_with(&prefix[prefix.len().min(m.len())..])
-        });
+        let mut suffix = candidates
+            .iter()
+            .take(MAX_NAMESAKES)
+            .copied()
+            .filter(|&id| {
+                let m = module_of(id);
+                prefix.is_empty() || m.ends_with(&prefix[prefix.len().min(m.len())..])
+            });
         match (suffix.next(), suffix.next()) {
             (Some(one), None) => vec![one],
             _ => Vec::new(),
@@ -288,27 +313,45 @@ impl<'a> TypeTable<'a> {
     /// Expands crate-local aliases (`type Result<T> = std::result::Result<T, McpError>`),
     /// within a depth and size budget.
     pub fn expand(&self, ty: &Ty) -> Ty {
-        let mut budget = ALIAS_NODES;
-        self.expand_depth(ty, ALIAS_DEPTH, &mut budget)
+        self.expand_within(ty).0
     }
 
-    fn expand_depth(&self, ty: &Ty, depth: u32, budget: &mut usize) -> Ty {
-        if depth == 0 || *budget == 0 {
+    /// Why expanding `ty` stopped short, when it did: its aliases nest or grow past the
+    /// budget, and what is left of it is unknown.
+    pub fn expansion_cut(&self, ty: &Ty) -> Option<String> {
+        self.expand_within(ty).1.then(|| {
+            format!(
+                "its return type grows past {ALIAS_NODES} nodes or {ALIAS_DEPTH} levels when \
+                 its type aliases are expanded, so what lies past that was taken as unknown"
+            )
+        })
+    }
+
+    /// The expansion of `ty`, and whether a budget cut it short.
+    fn expand_within(&self, ty: &Ty) -> (Ty, bool) {
+        let mut budget = Budget {
+            nodes: ALIAS_NODES,
+            cut: false,
+        };
+        let ty = self.expand_depth(ty, ALIAS_DEPTH, &mut budget);
+        (ty, budget.cut)
+    }
+
+    fn expand_depth(&self, ty: &Ty, depth: u32, budget: &mut Budget) -> Ty {
+        if !self.has_alias(ty) {
             return ty.clone();
         }
-        *budget -= 1;
+        if depth == 0 || !budget.charge(1) {
+            budget.cut = true;
+            return Ty::Other;
+        }
         match ty {
             Ty::Path { path, args } => {
                 let args: Vec<Ty> = args
                     .iter()
                     .map(|a| self.expand_depth(a, depth - 1, budget))
                     .collect();
-                let local = path.len() == 1
-                    || path
-                        .first()
-                        .is_some_and(|p| matches!(p.as_str(), "crate" | "self" | "super"));
-                if local
-                    && let Some(alias) = path.last().and_then(|n| self.aliases.get(n.as_str()))
+                if let Some(alias) = self.local_alias(path)
                     && alias.params.len() == args.len()
                 {
                     let substituted = substitute(&alias.target, &alias.params, &args, budget);
@@ -328,20 +371,85 @@ impl<'a> TypeTable<'a> {
             other => other.clone(),
         }
     }
+
+    /// The crate-local alias a path names (a bare name or one from `crate`/`self`/`super`).
+    fn local_alias(&self, path: &[String]) -> Option<&'a TypeAlias> {
+        let local = path.len() == 1
+            || path
+                .first()
+                .is_some_and(|p| matches!(p.as_str(), "crate" | "self" | "super"));
+        if !local {
+            return None;
+        }
+        path.last()
+            .and_then(|n| self.aliases.get(n.as_str()).copied())
+    }
+
+    /// Whether `ty` names a crate-local alias anywhere (what is left to expand).
+    fn has_alias(&self, ty: &Ty) -> bool {
+        match ty {
+            Ty::Path { path, args } => {
+                self.local_alias(path).is_some() || args.iter().any(|a| self.has_alias(a))
+            }
+            Ty::Tuple(items) => items.iter().any(|i| self.has_alias(i)),
+            _ => false,
+        }
+    }
 }
 
-fn substitute(ty: &Ty, params: &[String], args: &[Ty], budget: &mut usize) -> Ty {
-    if *budget == 0 {
+/// Nodes an alias expansion may still build; `cut` once it ran out.
+struct Budget {
+    nodes: usize,
+    cut: bool,
+}
+
+impl Budget {
+    fn charge(&mut self, n: usize) -> bool {
+        if n > self.nodes {
+            self.nodes = 0;
+            self.cut = true;
+            return false;
+        }
+        self.nodes -= n;
+        true
+    }
+}
+
+/// Nodes in `ty`, counted up to `limit` (a bomb is not walked to its end).
+fn size_up_to(ty: &Ty, limit: usize) -> usize {
+    let mut count = 0;
+    let mut stack = vec![ty];
+    while let Some(t) = stack.pop() {
+        count += 1;
+        if count > limit {
+            break;
+        }
+        match t {
+            Ty::Path { args, .. } => stack.extend(args),
+            Ty::Tuple(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    count
+}
+
+fn substitute(ty: &Ty, params: &[String], args: &[Ty], budget: &mut Budget) -> Ty {
+    if !budget.charge(1) {
         return Ty::Other;
     }
-    *budget -= 1;
     match ty {
         Ty::Path { path, args: inner } => {
             if path.len() == 1
                 && inner.is_empty()
                 && let Some(pos) = params.iter().position(|p| p == &path[0])
             {
-                return args[pos].clone();
+                // Every copy of an argument is paid for: doubling aliases cannot hide a bomb.
+                let arg = &args[pos];
+                return if budget.charge(size_up_to(arg, budget.nodes)) {
+                    arg.clone()
+                } else {
+                    Ty::Other
+                };
             }
             Ty::Path {
                 path: path.clone(),

@@ -89,6 +89,16 @@ pub static META: &[Meta] = &[
         summary: "a file skipped unread: not UTF-8, too large, unreadable, a symbolic link, or a broken manifest",
         doc: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/lints/io_error.md")),
     },
+    Meta {
+        name: crate::per_file::ANALYSIS_INCOMPLETE,
+        level: Level::Warn,
+        category: "robustness",
+        summary: "a part of a file too deep or too large for mcp-lint's budgets was not analysed",
+        doc: include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/lints/analysis_incomplete.md"
+        )),
+    },
 ];
 
 /// A lint name as users may write it: `mcp_lint::` prefix optional, `-` for `_` (as rustc

@@ -34,7 +34,7 @@ pub fn lower_file(
         items: Vec::new(),
         incomplete: Vec::new(),
     };
-    lowerer.items(&ast.items, &module);
+    lowerer.items(&ast.items, &mut module.clone());
     FileIr {
         file,
         module,
@@ -186,14 +186,14 @@ fn item_range(item: &syn::Item) -> Option<(usize, usize)> {
 }
 
 impl Lowerer {
-    fn items(&mut self, items: &[syn::Item], module: &[String]) {
+    fn items(&mut self, items: &[syn::Item], module: &mut Vec<String>) {
         for item in items {
             self.item(item, module, None);
         }
     }
 
     /// `parent`: the fn whose body holds the item.
-    fn item(&mut self, item: &syn::Item, module: &[String], parent: Option<u32>) {
+    fn item(&mut self, item: &syn::Item, module: &mut Vec<String>, parent: Option<u32>) {
         if is_test_only(item_attrs(item)) {
             return;
         }
@@ -222,9 +222,11 @@ impl Lowerer {
             syn::Item::Trait(t) => self.trait_def(t, module),
             syn::Item::Mod(m) => {
                 if let Some((_, inner)) = &m.content {
-                    let mut path = module.to_vec();
-                    path.push(m.ident.to_string());
-                    self.items(inner, &path);
+                    // One path, pushed and popped: a copy per level would be quadratic in
+                    // the nesting.
+                    module.push(m.ident.to_string());
+                    self.items(inner, module);
+                    module.pop();
                 }
             }
             syn::Item::Struct(s) => {
@@ -331,7 +333,7 @@ impl Lowerer {
         }
     }
 
-    fn implementation(&mut self, i: &syn::ItemImpl, module: &[String]) {
+    fn implementation(&mut self, i: &syn::ItemImpl, module: &mut Vec<String>) {
         let self_ty = self.imports.ty(&i.self_ty);
         let self_name = match &*i.self_ty {
             syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
@@ -390,7 +392,7 @@ impl Lowerer {
         }
     }
 
-    fn trait_def(&mut self, t: &syn::ItemTrait, module: &[String]) {
+    fn trait_def(&mut self, t: &syn::ItemTrait, module: &mut Vec<String>) {
         let trait_idx = self.traits.len() as u32;
         let name = t.ident.to_string();
         let generics = generics_of(&self.imports, &t.generics);
@@ -423,7 +425,7 @@ impl Lowerer {
         });
     }
 
-    fn function(&mut self, src: FnSource<'_>, module: &[String]) {
+    fn function(&mut self, src: FnSource<'_>, module: &mut Vec<String>) {
         let sig = src.sig;
         let ret = match &sig.output {
             syn::ReturnType::Default => Ty::unit(),

@@ -8,8 +8,10 @@ use super::lower::{delim_sp, sp};
 use super::resolve::{Imports, segments};
 use crate::diagnostic::FileId;
 
-/// How deep the lowering follows nested expressions before giving up on a part.
-pub const MAX_DEPTH: u32 = 3000;
+/// How deep the lowering follows nested expressions before giving up on a part. The source
+/// stage already leaves out items nested deeper than its stack budget admits, so this is a
+/// backstop above that budget, not the bound users meet.
+pub const MAX_DEPTH: u32 = 1 << 16;
 
 /// Stack kept free before recursing, and the size of each extra segment.
 const RED_ZONE: usize = 128 * 1024;

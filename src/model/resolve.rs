@@ -74,6 +74,9 @@ impl Imports {
 
     /// Records every `use` item of the file, at any depth of inline modules.
     pub fn collect(&mut self, items: &[syn::Item]) {
+        if crate::budget::helper_too_deep() {
+            return;
+        }
         for item in items {
             match item {
                 syn::Item::Use(u) => self.add_tree(&mut Vec::new(), &u.tree),
@@ -105,6 +108,9 @@ impl Imports {
     }
 
     fn add_tree(&mut self, prefix: &mut Vec<String>, tree: &syn::UseTree) {
+        if crate::budget::helper_too_deep() {
+            return;
+        }
         match tree {
             syn::UseTree::Path(p) => {
                 prefix.push(p.ident.to_string());
@@ -224,6 +230,18 @@ impl Imports {
 
     /// Converts a syn type.
     pub fn ty(&self, ty: &syn::Type) -> Ty {
+        self.ty_at(ty, 0)
+    }
+
+    /// Types deeper than this are cut (`Ty::Other` below): SDKs classify a few levels, and a
+    /// shallow `Ty` can be cloned and dropped on any thread's stack.
+    const MAX_TY_DEPTH: usize = 64;
+
+    fn ty_at(&self, ty: &syn::Type, depth: usize) -> Ty {
+        if depth > Self::MAX_TY_DEPTH || crate::budget::helper_too_deep() {
+            return Ty::Other;
+        }
+        let ty_in = |t: &syn::Type| self.ty_at(t, depth + 1);
         match ty {
             syn::Type::Path(p) if p.qself.is_none() => {
                 let path = self.resolve(&p.path);
@@ -236,7 +254,7 @@ impl Imports {
                             .args
                             .iter()
                             .filter_map(|arg| match arg {
-                                syn::GenericArgument::Type(t) => Some(self.ty(t)),
+                                syn::GenericArgument::Type(t) => Some(ty_in(t)),
                                 _ => None,
                             })
                             .collect(),
@@ -245,24 +263,24 @@ impl Imports {
                     .unwrap_or_default();
                 Ty::Path { path, args }
             }
-            syn::Type::Reference(r) => self.ty(&r.elem),
-            syn::Type::Paren(p) => self.ty(&p.elem),
-            syn::Type::Group(g) => self.ty(&g.elem),
-            syn::Type::Tuple(t) => Ty::Tuple(t.elems.iter().map(|e| self.ty(e)).collect()),
+            syn::Type::Reference(r) => ty_in(&r.elem),
+            syn::Type::Paren(p) => ty_in(&p.elem),
+            syn::Type::Group(g) => ty_in(&g.elem),
+            syn::Type::Tuple(t) => Ty::Tuple(t.elems.iter().map(ty_in).collect()),
             // `impl Future<Output = T>` is what an async fn returns: `T`.
             syn::Type::ImplTrait(t) => future_output(&t.bounds)
-                .map(|o| self.ty(o))
+                .map(ty_in)
                 .unwrap_or_else(|| Ty::Traits(trait_names(&t.bounds))),
             syn::Type::TraitObject(t) => future_output(&t.bounds)
-                .map(|o| self.ty(o))
+                .map(ty_in)
                 .unwrap_or_else(|| Ty::Traits(trait_names(&t.bounds))),
             syn::Type::Slice(s) => Ty::Path {
                 path: vec!["[]".into()],
-                args: vec![self.ty(&s.elem)],
+                args: vec![ty_in(&s.elem)],
             },
             syn::Type::Array(a) => Ty::Path {
                 path: vec!["[]".into()],
-                args: vec![self.ty(&a.elem)],
+                args: vec![ty_in(&a.elem)],
             },
             _ => Ty::Other,
         }

@@ -4,9 +4,10 @@ use super::{Placed, locate};
 use crate::diagnostic::Level;
 use crate::source::SourceMap;
 
-/// Escapes a workflow-command message.
+/// Escapes a workflow-command message (control characters from the source shown first).
 fn data(text: &str) -> String {
-    text.replace('%', "%25")
+    super::escape::control(text)
+        .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }

@@ -9,10 +9,18 @@ use crate::diagnostic::{Finding, Span};
 use crate::source::SourceMap;
 use crate::workspace::{Package, Target};
 
+/// Spans quote at most this many lines of source, each at most this many bytes long.
+const MAX_QUOTED_LINES: usize = 64;
+const MAX_QUOTED_LINE: usize = 1024;
+
 fn span_json(sources: &SourceMap, span: Span, primary: bool, label: Option<&str>) -> Value {
     let file = sources.get(span.file);
     let loc = locate(sources, span);
+    // Lines are quoted only when short, so a finding's size does not grow with a minified or
+    // hostile line (the byte and line/column fields still place the span exactly).
     let text: Vec<Value> = (loc.line_start..=loc.line_end)
+        .take(MAX_QUOTED_LINES)
+        .filter(|&line| file.line_text(line).len() <= MAX_QUOTED_LINE)
         .map(|line| {
             let line_text = file.line_text(line);
             let start = if line == loc.line_start {
@@ -142,5 +150,5 @@ pub fn render(sources: &SourceMap, findings: &[Placed<'_>], success: bool) -> St
     }
     out.push_str(&json!({"reason": "build-finished", "success": success}).to_string());
     out.push('\n');
-    out
+    super::escape::json(out)
 }

@@ -1,5 +1,6 @@
 //! Output formats. Renderers know findings, spans and levels, never specific lints.
 
+pub mod escape;
 pub mod github;
 pub mod human;
 pub mod json;

@@ -64,7 +64,7 @@ fn location(sources: &SourceMap, f: &Finding) -> model::Location {
         .end_column(line(loc.column_end))
         .build();
     let artifact = model::ArtifactLocation::builder()
-        .uri(sources.get(f.span.file).display.clone())
+        .uri(super::escape::uri(&sources.get(f.span.file).display))
         .uri_base_id("%SRCROOT%".to_string())
         .build();
     model::Location::builder()
@@ -130,5 +130,5 @@ pub fn render(
         .build();
     let mut text = serde_json::to_string_pretty(&log).unwrap_or_default();
     text.push('\n');
-    text
+    super::escape::json(text)
 }

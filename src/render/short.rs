@@ -1,6 +1,6 @@
 //! `path:line:col: level[mcp_lint::NAME]: message`, one line per finding.
 
-use super::{Placed, locate};
+use super::{Placed, escape, locate};
 use crate::source::SourceMap;
 
 pub fn render(sources: &SourceMap, findings: &[Placed<'_>]) -> String {
@@ -10,13 +10,13 @@ pub fn render(sources: &SourceMap, findings: &[Placed<'_>]) -> String {
         let loc = locate(sources, f.span);
         out.push_str(&format!(
             "{}:{}:{}: {}[{}]: {}\n",
-            sources.get(f.span.file).display,
+            escape::one_line(&sources.get(f.span.file).display),
             loc.line_start,
             loc.column_start,
             f.level.rustc_level(),
             f.code(),
-            f.message
+            escape::one_line(&f.message)
         ));
     }
-    out
+    escape::workflow_commands(&out).into_owned()
 }

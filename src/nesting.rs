@@ -1,0 +1,580 @@
+//! How deeply parsing a file can recurse, known before syn runs.
+//!
+//! syn's parser, its token buffer and the drop of its syntax trees recurse once per level of
+//! nesting, and a stack overflow aborts the process. This scanner lexes the file as rustc does
+//! (nested block comments, raw strings, byte and C strings, char literals such as `'"'`,
+//! lifetimes) and gives every top-level item a sound upper bound on that recursion: every
+//! level of syntax consumes at least one token, so the depth at a token is at most the
+//! number of tokens since the last point where the parser is known to be back at the level
+//! of the enclosing delimiter. Those points are `;`, a `,` outside generic arguments and
+//! closure parameters, and the start of a statement or item after a `}`. The caller sizes
+//! the parsing thread's stack from the bound and leaves out the items whose bound exceeds
+//! the budget.
+
+/// A top-level item (with its attributes and doc comments): byte range and depth bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Segment {
+    pub start: usize,
+    pub end: usize,
+    pub bound: usize,
+}
+
+/// The top-level items of `text`, in order, covering every token.
+pub fn segments(text: &str) -> Vec<Segment> {
+    let mut scanner = Scanner::new(text);
+    scanner.run();
+    scanner.finish_segment(text.len());
+    scanner.segments
+}
+
+/// What an entry of a delimiter's open-construct stack is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Open {
+    /// A `<` that may open generic arguments.
+    Angle,
+    /// The `|` opening closure parameters.
+    Closure,
+}
+
+/// One delimiter level (the file itself is the outermost).
+struct Frame {
+    /// The bound at the opening delimiter.
+    base: usize,
+    /// Tokens since the last point known to be at this delimiter's own level.
+    run: usize,
+    /// Unclosed `<` and closure `|`, each with the run when it opened: a `,` inside them is
+    /// still that deep.
+    open: Vec<(Open, usize)>,
+}
+
+impl Frame {
+    fn new(base: usize) -> Frame {
+        Frame {
+            base,
+            run: 0,
+            open: Vec::new(),
+        }
+    }
+
+    fn reset(&mut self) {
+        self.run = 0;
+        self.open.clear();
+    }
+}
+
+/// What the previous token was, for `|` (closure or operator) and resets after `}`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Prev {
+    /// Start of a delimiter, an operator or a keyword: an expression may start here.
+    ExprStart,
+    /// An identifier, literal or lifetime: an operand ended here.
+    Operand,
+    /// A closing `)` or `]`.
+    CloseGroup,
+    /// A closing `}`.
+    CloseBrace,
+}
+
+struct Scanner<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    at: usize,
+    frames: Vec<Frame>,
+    prev: Prev,
+    segments: Vec<Segment>,
+    segment_start: usize,
+    segment_bound: usize,
+    /// A top-level `}` closed: the next token decides whether an item ended there.
+    pending_boundary: bool,
+}
+
+/// Keywords that start a statement or an item: after a `}` they cannot continue an
+/// expression, so the parser is back at the level of the enclosing delimiter.
+const STATEMENT_STARTS: &[&str] = &[
+    "if",
+    "match",
+    "for",
+    "while",
+    "loop",
+    "let",
+    "fn",
+    "pub",
+    "struct",
+    "enum",
+    "union",
+    "impl",
+    "use",
+    "mod",
+    "trait",
+    "type",
+    "static",
+    "const",
+    "unsafe",
+    "extern",
+    "return",
+    "break",
+    "continue",
+    "macro_rules",
+    "async",
+];
+
+/// Keywords after which an expression starts (so a `|` opens a closure).
+const EXPR_KEYWORDS: &[&str] = &[
+    "return", "break", "in", "if", "match", "while", "move", "else", "let", "yield", "static",
+];
+
+/// Tokens that cannot appear inside generic arguments at the same delimiter level: an open
+/// `<` before them was a comparison.
+const NOT_IN_GENERICS: &[&str] = &[
+    "if", "else", "match", "let", "return", "while", "loop", "break", "continue", "in", "move",
+];
+
+impl<'a> Scanner<'a> {
+    fn new(text: &'a str) -> Self {
+        Scanner {
+            text,
+            bytes: text.as_bytes(),
+            at: 0,
+            frames: vec![Frame::new(0)],
+            prev: Prev::ExprStart,
+            segments: Vec::new(),
+            segment_start: 0,
+            segment_bound: 0,
+            pending_boundary: false,
+        }
+    }
+
+    fn peek(&self, offset: usize) -> Option<u8> {
+        self.bytes.get(self.at + offset).copied()
+    }
+
+    fn frame(&mut self) -> &mut Frame {
+        // The outermost frame is never popped (see `close`).
+        let last = self.frames.len() - 1;
+        &mut self.frames[last]
+    }
+
+    fn run(&mut self) {
+        while self.at < self.bytes.len() {
+            let b = self.bytes[self.at];
+            let start = self.at;
+            match b {
+                b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => self.at += 1,
+                b'/' if self.peek(1) == Some(b'/') => self.line_comment(start),
+                b'/' if self.peek(1) == Some(b'*') => self.block_comment(start),
+                b'"' => {
+                    self.quoted(b'"');
+                    self.token(start, Prev::Operand, 1);
+                }
+                b'\'' => self.quote_or_lifetime(start),
+                b'(' | b'[' | b'{' => self.open_group(start),
+                b')' | b']' | b'}' => self.close_group(b),
+                b'0'..=b'9' => {
+                    self.number();
+                    self.token(start, Prev::Operand, 1);
+                }
+                _ if b == b'_' || b.is_ascii_alphabetic() || b >= 0x80 => self.word(start),
+                _ => self.punct(start),
+            }
+        }
+    }
+
+    /// Counts `weight` tokens at the current level and records the bound there.
+    fn token(&mut self, start: usize, prev: Prev, weight: usize) {
+        if self.pending_boundary {
+            self.pending_boundary = false;
+            // After a top-level `}`, only `as`, `else` or punctuation can go on with an
+            // initializer (`const X: u8 = { 1 } + 1;`); a word or `#` starts the next item.
+            let b = self.bytes[start];
+            let word = ident_at(self.text, start);
+            if b == b'#' || (is_ident_start(b) && word != "as" && word != "else") {
+                self.finish_segment(start);
+            }
+        }
+        if self.prev == Prev::CloseBrace && self.starts_statement(start) {
+            self.frame().reset();
+        }
+        let frame = self.frame();
+        frame.run += weight;
+        let bound = frame.base + frame.run;
+        self.segment_bound = self.segment_bound.max(bound);
+        self.prev = prev;
+    }
+
+    fn starts_statement(&self, start: usize) -> bool {
+        if self.bytes[start] == b'#' {
+            return true;
+        }
+        let word = ident_at(self.text, start);
+        STATEMENT_STARTS.contains(&word)
+    }
+
+    fn finish_segment(&mut self, end: usize) {
+        if end > self.segment_start {
+            self.segments.push(Segment {
+                start: self.segment_start,
+                end,
+                bound: self.segment_bound,
+            });
+        }
+        self.segment_start = end;
+        self.segment_bound = 0;
+        if self.frames.len() == 1 {
+            self.frame().reset();
+        }
+    }
+
+    fn line_comment(&mut self, start: usize) {
+        let end = self.text[start..]
+            .find('\n')
+            .map_or(self.text.len(), |i| start + i);
+        self.at = end;
+        // Doc comments are attributes.
+        if self.text[start..end].starts_with("///") || self.text[start..end].starts_with("//!") {
+            self.doc_comment(start);
+        }
+    }
+
+    fn block_comment(&mut self, start: usize) {
+        let mut depth = 0usize;
+        while self.at < self.bytes.len() {
+            if self.bytes[self.at] == b'/' && self.peek(1) == Some(b'*') {
+                depth += 1;
+                self.at += 2;
+            } else if self.bytes[self.at] == b'*' && self.peek(1) == Some(b'/') {
+                depth -= 1;
+                self.at += 2;
+                if depth == 0 {
+                    break;
+                }
+            } else {
+                self.at += 1;
+            }
+        }
+        let text = &self.text[start..self.at.min(self.text.len())];
+        let doc = (text.starts_with("/**") && !text.starts_with("/***") && text != "/**/")
+            || text.starts_with("/*!");
+        if doc {
+            self.doc_comment(start);
+        }
+    }
+
+    /// A doc comment is an attribute (two tokens); after a top-level `}` it starts an item.
+    fn doc_comment(&mut self, start: usize) {
+        if std::mem::take(&mut self.pending_boundary) {
+            self.finish_segment(start);
+        }
+        let prev = self.prev;
+        self.token(start, prev, 2);
+    }
+
+    /// Skips a quoted literal whose opening `quote` is at `self.at`, escapes included.
+    fn quoted(&mut self, quote: u8) {
+        self.at += 1;
+        while self.at < self.bytes.len() {
+            match self.bytes[self.at] {
+                b'\\' => self.at += 2,
+                b if b == quote => {
+                    self.at += 1;
+                    break;
+                }
+                _ => self.at += 1,
+            }
+        }
+        self.at = self.at.min(self.bytes.len());
+        self.suffix();
+    }
+
+    /// A literal's suffix (`1u8`, `"a"suffix`).
+    fn suffix(&mut self) {
+        while self.at < self.bytes.len() && is_ident_byte(self.bytes[self.at]) {
+            self.at += 1;
+        }
+    }
+
+    /// `r"..."`, `r#"..."#`: `self.at` is on the first `#` or the `"`.
+    fn raw_string(&mut self) {
+        let hashes = self.bytes[self.at..]
+            .iter()
+            .take_while(|&&b| b == b'#')
+            .count();
+        self.at += hashes + 1;
+        let closing: Vec<u8> = std::iter::once(b'"')
+            .chain(std::iter::repeat_n(b'#', hashes))
+            .collect();
+        match find_bytes(&self.bytes[self.at..], &closing) {
+            Some(i) => self.at += i + closing.len(),
+            None => self.at = self.bytes.len(),
+        }
+        self.suffix();
+    }
+
+    /// A char literal (`'a'`, `'"'`, `'\''`, `'é'`) or a lifetime or label (`'a`, `'static`).
+    fn quote_or_lifetime(&mut self, start: usize) {
+        let rest = &self.text[start + 1..];
+        let mut chars = rest.chars();
+        match chars.next() {
+            Some('\\') => {
+                // An escape: the literal ends at the next `'` after the escaped character.
+                let after = start + 2 + rest[1..].chars().next().map_or(0, char::len_utf8);
+                let close = self.text[after..].find(['\'', '\n']);
+                self.at = close.map_or(self.text.len(), |i| after + i + 1);
+                self.suffix();
+            }
+            Some(c) if chars.next() == Some('\'') => {
+                self.at = start + 1 + c.len_utf8() + 1;
+                self.suffix();
+            }
+            Some(_) => {
+                self.at = start + 1;
+                if self.text[self.at..].starts_with("r#") {
+                    self.at += 2;
+                }
+                while self.at < self.bytes.len() && is_ident_byte(self.bytes[self.at]) {
+                    self.at += 1;
+                }
+                // A lone `'` (invalid) still moves on.
+                self.at = self.at.max(start + 1);
+            }
+            None => self.at = start + 1,
+        }
+        self.token(start, Prev::Operand, 1);
+    }
+
+    fn number(&mut self) {
+        while self.at < self.bytes.len() {
+            let b = self.bytes[self.at];
+            let fraction = b == b'.'
+                && self
+                    .peek(1)
+                    .is_some_and(|n| n.is_ascii_digit() || !(n == b'.' || is_ident_start(n)));
+            if is_ident_byte(b) || fraction {
+                self.at += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// An identifier, keyword, raw identifier, or a prefixed literal (`b"`, `br#"`, `c"`,
+    /// `b'x'`).
+    fn word(&mut self, start: usize) {
+        let rest = &self.bytes[start..];
+        let prefixed = |prefix: &[u8]| rest.starts_with(prefix);
+        if prefixed(b"r#\"") || prefixed(b"r##") || prefixed(b"r\"") {
+            self.at = start + 1;
+            self.raw_string();
+            return self.token(start, Prev::Operand, 1);
+        }
+        for prefix in [b"br" as &[u8], b"cr"] {
+            if rest.starts_with(prefix) && matches!(rest.get(2), Some(b'"' | b'#')) {
+                self.at = start + 2;
+                self.raw_string();
+                return self.token(start, Prev::Operand, 1);
+            }
+        }
+        if (prefixed(b"b\"") || prefixed(b"c\"")) || prefixed(b"b'") {
+            self.at = start + 1;
+            self.quoted(rest[1]);
+            return self.token(start, Prev::Operand, 1);
+        }
+        self.at = start;
+        if prefixed(b"r#") {
+            self.at += 2;
+        }
+        while self.at < self.bytes.len() && is_ident_byte(self.bytes[self.at]) {
+            self.at += 1;
+        }
+        let word = &self.text[start..self.at];
+        if NOT_IN_GENERICS.contains(&word) {
+            self.close_angles();
+        }
+        let prev = if EXPR_KEYWORDS.contains(&word) {
+            Prev::ExprStart
+        } else {
+            Prev::Operand
+        };
+        self.token(start, prev, 1);
+    }
+
+    /// Drops the unclosed `<` above the innermost closure: they were comparisons.
+    fn close_angles(&mut self) {
+        let open = &mut self.frame().open;
+        while open.last().is_some_and(|(kind, _)| *kind == Open::Angle) {
+            open.pop();
+        }
+    }
+
+    fn open_group(&mut self, start: usize) {
+        self.token(start, Prev::ExprStart, 1);
+        let frame = self.frame();
+        let base = frame.base + frame.run;
+        self.frames.push(Frame::new(base));
+        self.at += 1;
+    }
+
+    fn close_group(&mut self, b: u8) {
+        self.at += 1;
+        if self.frames.len() > 1 {
+            self.frames.pop();
+        }
+        self.prev = if b == b'}' {
+            Prev::CloseBrace
+        } else {
+            Prev::CloseGroup
+        };
+        if b == b'}' && self.frames.len() == 1 {
+            self.pending_boundary = true;
+        }
+    }
+
+    fn punct(&mut self, start: usize) {
+        let rest = &self.bytes[start..];
+        let two = |s: &[u8]| rest.starts_with(s);
+        // Multi-character operators whose `>` closes nothing, and `||`/`&&`, which open no
+        // closure parameters.
+        for op in [
+            b"->" as &[u8],
+            b"=>",
+            b"||",
+            b"&&",
+            b"==",
+            b"!=",
+            b"<=",
+            b">=",
+        ] {
+            if two(op) {
+                self.at = start + 2;
+                match op {
+                    b"=>" | b"==" | b"!=" | b"<=" => self.close_angles(),
+                    b">=" => self.close_angle(),
+                    _ => {}
+                }
+                return self.token(start, Prev::ExprStart, 2);
+            }
+        }
+        self.at = start + 1;
+        let b = rest[0];
+        match b {
+            b';' => {
+                self.token(start, Prev::ExprStart, 1);
+                self.frame().reset();
+                if self.frames.len() == 1 {
+                    self.finish_segment(self.at);
+                }
+                return;
+            }
+            b',' => {
+                self.token(start, Prev::ExprStart, 1);
+                let frame = self.frame();
+                frame.run = frame.open.last().map_or(0, |&(_, run)| run + 1);
+                return;
+            }
+            b'<' => {
+                let run = self.frame().run;
+                self.frame().open.push((Open::Angle, run));
+            }
+            b'>' => self.close_angle(),
+            b'|' => {
+                let top = self.frame().open.last().map(|&(kind, _)| kind);
+                if top == Some(Open::Closure) {
+                    self.frame().open.pop();
+                } else if self.prev == Prev::ExprStart {
+                    let run = self.frame().run;
+                    self.frame().open.push((Open::Closure, run));
+                }
+            }
+            b'.' | b'%' | b'/' | b'^' => self.close_angles(),
+            _ => {}
+        }
+        self.token(start, Prev::ExprStart, 1);
+    }
+
+    fn close_angle(&mut self) {
+        let open = &mut self.frame().open;
+        if open.last().is_some_and(|(kind, _)| *kind == Open::Angle) {
+            open.pop();
+        }
+    }
+}
+
+fn is_ident_start(b: u8) -> bool {
+    b == b'_' || b.is_ascii_alphabetic() || b >= 0x80
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    is_ident_start(b) || b.is_ascii_digit()
+}
+
+/// The identifier starting at byte `start` (empty when there is none).
+fn ident_at(text: &str, start: usize) -> &str {
+    let bytes = text.as_bytes();
+    let end = (start..bytes.len())
+        .find(|&i| !is_ident_byte(bytes[i]))
+        .unwrap_or(bytes.len());
+    text.get(start..end).unwrap_or("")
+}
+
+fn find_bytes(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bound(text: &str) -> usize {
+        segments(text).iter().map(|s| s.bound).max().unwrap_or(0)
+    }
+
+    #[test]
+    fn comments_strings_and_chars_hide_their_delimiters() {
+        let nested = format!("/* /* */ {} */ fn main() {{}}", "(".repeat(300));
+        assert!(bound(&nested) < 10, "{}", bound(&nested));
+        let quote_char = format!("fn f() {{ let c = '\"'; {} }}", "- ".repeat(50));
+        assert!(bound(&quote_char) >= 50);
+        let raw = format!(
+            "fn f() {{ let s = r#\"\" ((( \"#; let t = br\"x\"; {} }}",
+            "! ".repeat(40)
+        );
+        assert!(bound(&raw) >= 40, "{}", bound(&raw));
+        let lifetimes = format!("fn f<'a>(x: &'a u8) {{ {} }}", "* ".repeat(30));
+        assert!(bound(&lifetimes) >= 30);
+        assert!(bound("fn f() { let s = \"((((((((\"; }") < 10);
+        assert!(bound("fn f() { let c = '('; let d = b'('; }") < 10);
+    }
+
+    #[test]
+    fn every_prefix_operator_counts() {
+        for op in ["-", "!", "*", "&", "return ", "|x| ", "|| ", "move || "] {
+            let text = format!("fn f() {{ {} 1 }}", op.repeat(1000));
+            assert!(bound(&text) >= 1000, "{op}: {}", bound(&text));
+        }
+    }
+
+    #[test]
+    fn commas_inside_generics_and_closure_params_keep_their_depth() {
+        let generics = format!("type T = {}u8{};", "A<u8, ".repeat(500), ">".repeat(500));
+        assert!(bound(&generics) >= 1000, "{}", bound(&generics));
+        let closures = format!("fn f() {{ {} 1 }}", "|a, b| ".repeat(500));
+        assert!(bound(&closures) >= 500, "{}", bound(&closures));
+    }
+
+    #[test]
+    fn lists_statements_and_items_reset() {
+        let array = format!("static A: [u8; 100000] = [{}];", "1, ".repeat(100_000));
+        assert!(bound(&array) < 10);
+        let statements = format!("fn f() {{ {} }}", "if a {} ".repeat(10_000));
+        assert!(bound(&statements) < 10);
+        let items = "fn a() {} fn b() {}\n#[test] fn c() {}";
+        let segs = segments(items);
+        assert_eq!(segs.len(), 3);
+        assert_eq!(&items[segs[1].start..segs[1].end], "fn b() {}\n");
+    }
+
+    #[test]
+    fn const_items_with_blocks_stay_one_segment() {
+        assert_eq!(segments("const X: u8 = { 1 }; fn f() {}").len(), 2);
+        assert_eq!(segments("static A: S = S { a: 1 }.b(); fn f() {}").len(), 2);
+    }
+}

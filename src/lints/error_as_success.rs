@@ -135,7 +135,11 @@ pub(crate) fn is_text(ty: &Ty) -> bool {
     matches!(ty.last_segment(), Some("String" | "str" | "Cow"))
 }
 
-fn returns_of<'a>(cx: &'a Cx<'_>, h: NodeId, f: FnId) -> Vec<&'a crate::analysis::value::Val> {
+pub(crate) fn returns_of<'a>(
+    cx: &'a Cx<'_>,
+    h: NodeId,
+    f: FnId,
+) -> Vec<&'a crate::analysis::value::Val> {
     let node = cx.a.program.node(h);
     let facts = &cx.a.facts[f as usize];
     facts
@@ -149,7 +153,7 @@ fn returns_of<'a>(cx: &'a Cx<'_>, h: NodeId, f: FnId) -> Vec<&'a crate::analysis
         .collect()
 }
 
-fn why_text(cx: &Cx<'_>, why: &Origin) -> String {
+pub(crate) fn why_text(cx: &Cx<'_>, why: &Origin) -> String {
     let program = &cx.a.program;
     if why.via.is_some() {
         let helper = program.name(why.site.func);

@@ -1,0 +1,136 @@
+//! The contract for people: one compact table per handler. Paths a finding reports take the
+//! finding's colour (red for deny, yellow for warn); `isError` results and correct protocol
+//! errors are green.
+
+use super::model::{Channel, Contract, Failure, Tool};
+
+const RED: &str = "\x1b[31m";
+const YELLOW: &str = "\x1b[33m";
+const GREEN: &str = "\x1b[32m";
+const BOLD: &str = "\x1b[1m";
+const DIM: &str = "\x1b[2m";
+const RESET: &str = "\x1b[0m";
+
+pub fn render(contract: &Contract, color: bool) -> String {
+    let mut out = String::new();
+    for (i, tool) in contract.tools.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        render_tool(&mut out, tool, color);
+    }
+    out
+}
+
+/// The line above a handler's table: what it is, where, its SDK, its `Err` and successes.
+pub fn heading(tool: &Tool) -> String {
+    let mut parts = vec![format!("{}:{}", tool.file, tool.line)];
+    if let Some(sdk) = &tool.sdk {
+        parts.push(sdk.clone());
+    }
+    parts.push(tool.err.title().to_string());
+    if !tool.success.is_empty() {
+        parts.push(format!("success: {}", tool.success.join(", ")));
+    }
+    parts.join(" · ")
+}
+
+/// A path's code cell: `-32603 internal_error`, `-32602`, `internal_error` or nothing.
+pub fn code_cell(f: &Failure) -> String {
+    match (f.code, &f.constructor) {
+        (Some(c), Some(k)) => format!("{c} {k}"),
+        (Some(c), None) => c.to_string(),
+        (None, Some(k)) => k.clone(),
+        (None, None) => String::new(),
+    }
+}
+
+/// A path's lint cell: `error_escapes_tool (warn)`.
+pub fn lint_cell(f: &Failure) -> String {
+    match (&f.lint, &f.level) {
+        (Some(l), Some(level)) => format!("{l} ({level})"),
+        (Some(l), None) => l.clone(),
+        _ => String::new(),
+    }
+}
+
+fn paint(f: &Failure) -> &'static str {
+    match f.level.as_deref() {
+        Some("deny") => RED,
+        Some(_) => YELLOW,
+        None if f.channel == Channel::IsError || f.is_correct() => GREEN,
+        None => "",
+    }
+}
+
+fn render_tool(out: &mut String, tool: &Tool, color: bool) {
+    let (bold, dim, reset) = if color {
+        (BOLD, DIM, RESET)
+    } else {
+        ("", "", "")
+    };
+    out.push_str(&format!(
+        "{bold}{} `{}`{reset}  {dim}{}{reset}\n",
+        tool.kind.as_str(),
+        tool.name,
+        heading(tool)
+    ));
+    if tool.failures.is_empty() {
+        out.push_str("  no failure paths found\n");
+        return;
+    }
+    let header = ["channel", "code", "kind", "origin", "what", "lint"].map(String::from);
+    let rows: Vec<[String; 6]> = tool
+        .failures
+        .iter()
+        .map(|f| {
+            let mut origin = format!("{}:{}", f.origin.file, f.origin.line);
+            if f.chain.len() > 1 {
+                origin.push_str(&format!(" ({})", f.chain.join(" → ")));
+            }
+            [
+                f.channel.as_str().to_string(),
+                code_cell(f),
+                f.kind.clone(),
+                origin,
+                f.what.clone(),
+                lint_cell(f),
+            ]
+        })
+        .collect();
+    let mut widths = header.clone().map(|h| h.chars().count());
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |cells: &[String; 6], paint: &str| {
+        let mut text = String::from("  ");
+        for (i, (cell, w)) in cells.iter().zip(widths).enumerate() {
+            let pad = " ".repeat(w - cell.chars().count());
+            let last = i + 1 == cells.len();
+            match i {
+                0 | 5 if color && !paint.is_empty() => {
+                    text.push_str(&format!("{paint}{cell}{RESET}"))
+                }
+                _ => text.push_str(cell),
+            }
+            if !last {
+                text.push_str(&pad);
+                text.push_str("  ");
+            }
+        }
+        text.truncate(text.trim_end().len());
+        text.push('\n');
+        text
+    };
+    let header_line = line(&header, "");
+    out.push_str(&format!(
+        "{dim}{}{reset}",
+        header_line.trim_end_matches('\n')
+    ));
+    out.push('\n');
+    for (row, f) in rows.iter().zip(&tool.failures) {
+        out.push_str(&line(row, paint(f)));
+    }
+}

@@ -13,7 +13,9 @@ pub mod human;
 pub mod json;
 pub mod markdown;
 pub mod model;
+mod panics;
 mod paths;
+mod results;
 
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};

@@ -6,20 +6,18 @@
 
 use std::collections::HashSet;
 
-use super::model::{Abort, Channel, Failure, Origin};
-use crate::analysis::facts::{PanicKind, PanicSite};
+use super::model::{Channel, Failure, Origin};
+use super::results;
 use crate::analysis::graph::Reached;
 use crate::analysis::handlers::Handlers;
-use crate::analysis::program::{FnId, NodeId, Site};
-use crate::analysis::value::{Fact, Part, Val};
+use crate::analysis::program::{FnId, NodeId};
+use crate::analysis::value::Fact;
 use crate::diagnostic::Span;
 use crate::lints::Cx;
 use crate::lints::error_as_success::{self, SuccessSite};
 use crate::lints::exits::{self, Exempt, ProtocolSite};
-use crate::lints::panic_in_tool;
 use crate::lints::validation_as_protocol_error::sdk_converts;
-use crate::model::ir::{ExprId, ExprKind};
-use crate::sdk::{Channel as ErrChannel, ErrorCtor};
+use crate::sdk::ErrorCtor;
 
 /// What one handler reaches, not through other handlers (each has its own contract).
 pub struct HandlerReach {
@@ -44,7 +42,7 @@ impl HandlerReach {
         }
     }
 
-    fn chain(&self, reach: &[Option<Reached>], n: NodeId) -> Option<Vec<NodeId>> {
+    pub(super) fn chain(&self, reach: &[Option<Reached>], n: NodeId) -> Option<Vec<NodeId>> {
         reach.get(n as usize).copied().flatten()?;
         Some(Handlers::chain(reach, n))
     }
@@ -55,23 +53,23 @@ pub fn failures(cx: &Cx<'_>, r: &HandlerReach) -> Vec<Failure> {
     let mut out = Vec::new();
     let h = r.handler;
     if cx.runs_tools(h) {
-        unknown_tool_results(cx, r, &mut out);
+        results::unknown_tool_results(cx, r, &mut out);
         success_failures(cx, r, &mut out);
         protocol_failures(cx, r, &mut out);
         own_error_objects(cx, r, &mut out);
     } else {
         request_errors(cx, r, &mut out);
     }
-    error_exits(cx, r, &mut out);
-    error_results(cx, r, &mut out);
-    panics(cx, r, &mut out);
+    results::error_exits(cx, r, &mut out);
+    results::error_results(cx, r, &mut out);
+    super::panics::panics(cx, r, &mut out);
     let mut seen: HashSet<(Channel, Origin)> = HashSet::new();
     out.retain(|f| seen.insert((f.channel, f.origin.clone())));
     out
 }
 
 /// Names of the fns along a chain of bodies (a closure adds no hop).
-fn chain_names(cx: &Cx<'_>, chain: &[NodeId]) -> Vec<String> {
+pub(super) fn chain_names(cx: &Cx<'_>, chain: &[NodeId]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     let mut last = None;
     for &n in chain {
@@ -104,16 +102,16 @@ pub fn origin(cx: &Cx<'_>, span: Span, func: FnId) -> Origin {
     }
 }
 
-struct Path<'s> {
-    channel: Channel,
-    kind: &'s str,
-    span: Span,
-    func: FnId,
-    chain: Vec<String>,
-    what: String,
+pub(super) struct Path<'s> {
+    pub channel: Channel,
+    pub kind: &'s str,
+    pub span: Span,
+    pub func: FnId,
+    pub chain: Vec<String>,
+    pub what: String,
 }
 
-fn failure(cx: &Cx<'_>, p: Path<'_>, lint: Option<&'static str>) -> Failure {
+pub(super) fn failure(cx: &Cx<'_>, p: Path<'_>, lint: Option<&'static str>) -> Failure {
     Failure {
         channel: p.channel,
         kind: p.kind.to_string(),
@@ -131,7 +129,7 @@ fn failure(cx: &Cx<'_>, p: Path<'_>, lint: Option<&'static str>) -> Failure {
 }
 
 /// The chain from the handler to fn `f` (its own body), or to the handler itself.
-fn chain_to_fn(cx: &Cx<'_>, r: &HandlerReach, f: FnId) -> Vec<String> {
+pub(super) fn chain_to_fn(cx: &Cx<'_>, r: &HandlerReach, f: FnId) -> Vec<String> {
     let n = cx.a.program.fn_node(f);
     let nodes = r.chain(&r.plain, n).unwrap_or_else(|| vec![r.handler, n]);
     chain_names(cx, &nodes)
@@ -336,7 +334,7 @@ fn request_errors(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
     }
 }
 
-fn exit_what(exit: &crate::analysis::facts::Exit) -> String {
+pub(super) fn exit_what(exit: &crate::analysis::facts::Exit) -> String {
     use crate::analysis::facts::ExitKind;
     match exit.kind {
         ExitKind::Question => "`?`",
@@ -344,232 +342,4 @@ fn exit_what(exit: &crate::analysis::facts::Exit) -> String {
         ExitKind::Macro => "`bail!`",
     }
     .to_string()
-}
-
-/// `unknown_tool_as_result`: a dispatcher answers an unknown tool with a tool result.
-fn unknown_tool_results(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
-    let node = cx.a.program.node(r.handler);
-    if node.closure.is_some() || cx.node_role(r.handler) != crate::sdk::Role::Dispatcher {
-        return;
-    }
-    let f = node.func;
-    let body = &cx.a.program.def(f).body;
-    for result in cx.a.facts[f as usize].fallback_results.iter() {
-        if result.owner.is_some() {
-            continue;
-        }
-        out.push(failure(
-            cx,
-            Path {
-                channel: if result.success {
-                    Channel::Success
-                } else {
-                    Channel::IsError
-                },
-                kind: "unknown_tool",
-                span: cx.span(f, body.expr(result.at).span),
-                func: f,
-                chain: chain_names(cx, &[r.handler]),
-                what: "a tool result for an unknown tool".to_string(),
-            },
-            Some("unknown_tool_as_result"),
-        ));
-    }
-}
-
-/// Whether text is built from an error value (`Error: {e}`, `e.to_string()`), carries
-/// internals (`{e:?}`, a backtrace: `error_leaks_internals`), or is written.
-fn text_kind(text: &Val) -> &'static str {
-    if text.any(|o| matches!(o.fact, Fact::Internals(_))) {
-        "internals"
-    } else if text.any(|o| matches!(o.fact, Fact::ErrValue | Fact::ErrText)) {
-        "from_error"
-    } else {
-        "written"
-    }
-}
-
-/// An `isError` path whose text carries internals, as `error_leaks_internals` reports it.
-fn with_leak(cx: &Cx<'_>, mut f: Failure, text: &Val) -> Failure {
-    if let Some(o) = text.iter().find(|o| matches!(o.fact, Fact::Internals(_))) {
-        f.reported_as = Some((
-            "error_leaks_internals",
-            crate::lints::error_leaks_internals::leak_span(cx, o),
-        ));
-    }
-    f
-}
-
-/// Text with what the error results in it are made of.
-fn text_of(cx: &Cx<'_>, val: &Val) -> Val {
-    let mut text = val.clone();
-    for o in val.iter().filter(|o| o.fact == Fact::ToolError) {
-        if let Some((_, t)) = error_text(cx, o.site) {
-            text.join(t);
-        }
-    }
-    text
-}
-
-/// What the text of the error result made at `site` is made of.
-fn error_text<'a>(cx: &'a Cx<'_>, site: Site) -> Option<&'a (ExprId, Val)> {
-    cx.a.facts[site.func as usize]
-        .error_texts
-        .iter()
-        .find(|(at, _)| *at == site.expr)
-}
-
-/// The `Err` exits of a tool whose `Err` becomes an `isError` result.
-fn error_exits(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
-    if exits::channel(cx, r.handler) != ErrChannel::ToolError {
-        return;
-    }
-    let hf = cx.a.program.node(r.handler).func;
-    let dispatcher = cx.node_role(r.handler) == crate::sdk::Role::Dispatcher;
-    for exit in exits::handler_exits(cx, r.handler) {
-        let wrap = exit.err.iter().find_map(|o| o.wrap);
-        let text = text_of(cx, &exit.err);
-        let path = failure(
-            cx,
-            Path {
-                channel: Channel::IsError,
-                kind: if dispatcher && exit.in_fallback {
-                    "unknown_tool"
-                } else {
-                    text_kind(&text)
-                },
-                span: exits::exit_span(cx, hf, exit, wrap),
-                func: hf,
-                chain: chain_names(cx, &[r.handler]),
-                what: exit_what(exit),
-            },
-            None,
-        );
-        out.push(with_leak(cx, path, &text));
-    }
-}
-
-/// Error results (`CallToolResult::error(..)`) the handler returns, made in it or in a helper.
-fn error_results(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
-    let program = &cx.a.program;
-    let hf = program.node(r.handler).func;
-    for val in super::build::returns(cx, r.handler) {
-        for o in val.iter() {
-            if o.fact != Fact::ToolError || o.part == Part::Err {
-                continue;
-            }
-            let f = o.site.func;
-            if f != hf && cx.handlers.role(f).is_handler() {
-                continue;
-            }
-            let text = error_text(cx, o.site).map(|(_, t)| t);
-            let span = cx.call_head_span(o.site);
-            let what = match &program.def(f).body.expr(o.site.expr).kind {
-                ExprKind::Call { .. } | ExprKind::MethodCall { .. } => {
-                    format!("`{}(..)`", cx.snippet(span))
-                }
-                _ => "an `isError` result".to_string(),
-            };
-            let path = failure(
-                cx,
-                Path {
-                    channel: Channel::IsError,
-                    kind: text.map_or("unknown", text_kind),
-                    span,
-                    func: f,
-                    chain: chain_to_fn(cx, r, f),
-                    what,
-                },
-                None,
-            );
-            out.push(match text {
-                Some(text) => with_leak(cx, path, text),
-                None => path,
-            });
-        }
-    }
-}
-
-fn panic_kind(site: &PanicSite) -> &'static str {
-    match site.kind {
-        PanicKind::Unwrap => "unwrap",
-        PanicKind::Expect => "expect",
-        PanicKind::Macro => "panic",
-        PanicKind::Exit => "exit",
-        PanicKind::Index if site.what == "slicing" => "slicing",
-        PanicKind::Index => "index",
-    }
-}
-
-/// Panics and exits (`panic_in_tool`); with `panic = "abort"`, every panic the handler
-/// reaches ends the server (`panic_abort_in_server`).
-fn panics(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
-    let program = &cx.a.program;
-    let abort: Vec<Abort> = cx
-        .abort_settings
-        .iter()
-        .map(|s| {
-            let file = cx.sources.get(s.span.file);
-            Abort {
-                file: file.display.clone(),
-                line: file.line_col(s.span.start).0,
-                profile: s.profile.clone(),
-            }
-        })
-        .collect();
-    for (n, reached) in r.plain.iter().enumerate() {
-        if reached.is_none() {
-            continue;
-        }
-        let n = n as NodeId;
-        let f = program.node(n).func;
-        for site in &cx.a.facts[f as usize].panics {
-            if cx.node(f, site.owner) != n {
-                continue;
-            }
-            // As `panic_in_tool` judges it: not guarded, reached along the edges it follows.
-            let reported = (!site.invariant && panic_in_tool::unguarded(cx, f, site))
-                .then(|| r.chain(&r.panics, n))
-                .flatten()
-                .and_then(|chain| {
-                    panic_in_tool::admitted(cx, f, site, cx.reach_of(r.handler, chain))
-                });
-            // As `panic_abort_in_server` counts it: any site, guarded or not.
-            let aborts = (!abort.is_empty())
-                .then(|| r.chain(&r.plain, n))
-                .flatten()
-                .and_then(|chain| {
-                    panic_in_tool::admitted(cx, f, site, cx.reach_of(r.handler, chain))
-                });
-            let Some(reach) = reported.as_ref().or(aborts.as_ref()) else {
-                continue;
-            };
-            let channel = if aborts.is_some() || site.kind == PanicKind::Exit {
-                Channel::ServerExit
-            } else {
-                Channel::NoAnswer
-            };
-            let (lint, span) = match (&reported, cx.abort_settings.first()) {
-                (Some(_), _) | (None, None) => ("panic_in_tool", cx.span(f, site.span)),
-                (None, Some(setting)) => ("panic_abort_in_server", setting.span),
-            };
-            let mut failure = failure(
-                cx,
-                Path {
-                    channel,
-                    kind: panic_kind(site),
-                    span: cx.span(f, site.span),
-                    func: f,
-                    chain: chain_names(cx, &reach.chain),
-                    what: site.what.clone(),
-                },
-                Some(lint),
-            );
-            failure.reported_as = Some((lint, span));
-            if aborts.is_some() {
-                failure.abort = abort.clone();
-            }
-            out.push(failure);
-        }
-    }
 }

@@ -1,0 +1,157 @@
+//! `isError` paths: the `Err` exits of a tool whose `Err` becomes an `isError` result, the
+//! error results a handler returns (`CallToolResult::error(..)`, in it or from a helper),
+//! a dispatcher's result for an unknown tool (`unknown_tool_as_result`); each with what its
+//! text is made of, and internals in it as `error_leaks_internals` reports them.
+
+use super::model::{Channel, Failure};
+use super::paths::{HandlerReach, Path, chain_names, chain_to_fn, exit_what, failure};
+use crate::analysis::program::Site;
+use crate::analysis::value::{Fact, Part, Val};
+use crate::lints::Cx;
+use crate::lints::exits;
+use crate::model::ir::{ExprId, ExprKind};
+use crate::sdk::{Channel as ErrChannel, Role};
+
+/// `unknown_tool_as_result`: a dispatcher answers an unknown tool with a tool result.
+pub(super) fn unknown_tool_results(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
+    let node = cx.a.program.node(r.handler);
+    if node.closure.is_some() || cx.node_role(r.handler) != Role::Dispatcher {
+        return;
+    }
+    let f = node.func;
+    let body = &cx.a.program.def(f).body;
+    for result in cx.a.facts[f as usize].fallback_results.iter() {
+        if result.owner.is_some() {
+            continue;
+        }
+        out.push(failure(
+            cx,
+            Path {
+                channel: if result.success {
+                    Channel::Success
+                } else {
+                    Channel::IsError
+                },
+                kind: "unknown_tool",
+                span: cx.span(f, body.expr(result.at).span),
+                func: f,
+                chain: chain_names(cx, &[r.handler]),
+                what: "a tool result for an unknown tool".to_string(),
+            },
+            Some("unknown_tool_as_result"),
+        ));
+    }
+}
+
+/// Whether text is built from an error value (`Error: {e}`, `e.to_string()`), carries
+/// internals (`{e:?}`, a backtrace: `error_leaks_internals`), or is written.
+fn text_kind(text: &Val) -> &'static str {
+    if text.any(|o| matches!(o.fact, Fact::Internals(_))) {
+        "internals"
+    } else if text.any(|o| matches!(o.fact, Fact::ErrValue | Fact::ErrText)) {
+        "from_error"
+    } else {
+        "written"
+    }
+}
+
+/// An `isError` path whose text carries internals, as `error_leaks_internals` reports it.
+fn with_leak(cx: &Cx<'_>, mut f: Failure, text: &Val) -> Failure {
+    if let Some(o) = text.iter().find(|o| matches!(o.fact, Fact::Internals(_))) {
+        f.reported_as = Some((
+            "error_leaks_internals",
+            crate::lints::error_leaks_internals::leak_span(cx, o),
+        ));
+    }
+    f
+}
+
+/// Text with what the error results in it are made of.
+fn text_of(cx: &Cx<'_>, val: &Val) -> Val {
+    let mut text = val.clone();
+    for o in val.iter().filter(|o| o.fact == Fact::ToolError) {
+        if let Some((_, t)) = error_text(cx, o.site) {
+            text.join(t);
+        }
+    }
+    text
+}
+
+/// What the text of the error result made at `site` is made of.
+fn error_text<'a>(cx: &'a Cx<'_>, site: Site) -> Option<&'a (ExprId, Val)> {
+    cx.a.facts[site.func as usize]
+        .error_texts
+        .iter()
+        .find(|(at, _)| *at == site.expr)
+}
+
+/// The `Err` exits of a tool whose `Err` becomes an `isError` result.
+pub(super) fn error_exits(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
+    if exits::channel(cx, r.handler) != ErrChannel::ToolError {
+        return;
+    }
+    let hf = cx.a.program.node(r.handler).func;
+    let dispatcher = cx.node_role(r.handler) == Role::Dispatcher;
+    for exit in exits::handler_exits(cx, r.handler) {
+        let wrap = exit.err.iter().find_map(|o| o.wrap);
+        let text = text_of(cx, &exit.err);
+        let path = failure(
+            cx,
+            Path {
+                channel: Channel::IsError,
+                kind: if dispatcher && exit.in_fallback {
+                    "unknown_tool"
+                } else {
+                    text_kind(&text)
+                },
+                span: exits::exit_span(cx, hf, exit, wrap),
+                func: hf,
+                chain: chain_names(cx, &[r.handler]),
+                what: exit_what(exit),
+            },
+            None,
+        );
+        out.push(with_leak(cx, path, &text));
+    }
+}
+
+/// Error results (`CallToolResult::error(..)`) the handler returns, made in it or in a helper.
+pub(super) fn error_results(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
+    let program = &cx.a.program;
+    let hf = program.node(r.handler).func;
+    for val in super::build::returns(cx, r.handler) {
+        for o in val.iter() {
+            if o.fact != Fact::ToolError || o.part == Part::Err {
+                continue;
+            }
+            let f = o.site.func;
+            if f != hf && cx.handlers.role(f).is_handler() {
+                continue;
+            }
+            let text = error_text(cx, o.site).map(|(_, t)| t);
+            let span = cx.call_head_span(o.site);
+            let what = match &program.def(f).body.expr(o.site.expr).kind {
+                ExprKind::Call { .. } | ExprKind::MethodCall { .. } => {
+                    format!("`{}(..)`", cx.snippet(span))
+                }
+                _ => "an `isError` result".to_string(),
+            };
+            let path = failure(
+                cx,
+                Path {
+                    channel: Channel::IsError,
+                    kind: text.map_or("unknown", text_kind),
+                    span,
+                    func: f,
+                    chain: chain_to_fn(cx, r, f),
+                    what,
+                },
+                None,
+            );
+            out.push(match text {
+                Some(text) => with_leak(cx, path, text),
+                None => path,
+            });
+        }
+    }
+}

@@ -109,3 +109,267 @@ fn every_finding_of_every_ui_test_is_a_path_of_the_contract() {
     assert!(missing.is_empty(), "{}", missing.join("\n\n"));
     assert!(checked >= 50, "only {checked} findings checked");
 }
+
+/// An rmcp server with the given tool methods.
+fn server(tools: &str) -> String {
+    format!(
+        r#"use rmcp::model::{{CallToolResult, ContentBlock}};
+use rmcp::{{ErrorData as McpError, ServerHandler, tool, tool_handler, tool_router}};
+
+#[derive(Clone)]
+pub struct Server;
+
+#[tool_router]
+impl Server {{
+{tools}
+}}
+
+#[tool_handler]
+impl ServerHandler for Server {{}}
+
+fn main() {{}}
+"#
+    )
+}
+
+const READ: &str = r#"    #[tool(description = "Read")]
+    async fn read(&self) -> Result<String, String> {
+        Ok("text".to_string())
+    }
+"#;
+
+const COUNT: &str = r#"    #[tool(description = "Count")]
+    async fn count(&self) -> Result<CallToolResult, McpError> {
+        Ok(CallToolResult::success(vec![ContentBlock::text("1")]))
+    }
+"#;
+
+/// A crate whose `src/main.rs` is `server(tools)`, with its contract saved in `saved.json`.
+fn saved_server(name: &str, tools: &[&str]) -> std::path::PathBuf {
+    let dir = common::scratch_crate(
+        name,
+        &["rmcp = \"3.11\"".to_string()],
+        &[("src/main.rs", &server(&tools.concat()))],
+    );
+    let out = common::mcp_lint(&dir, &["contract", ".", "--write", "saved.json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", common::text(&out.stderr));
+    dir
+}
+
+fn check(dir: &Path, tools: &[&str]) -> (String, i32) {
+    std::fs::write(dir.join("src/main.rs"), server(&tools.concat())).expect("write");
+    let out = common::mcp_lint(dir, &["contract", ".", "--check", "saved.json"]);
+    (common::text(&out.stderr), out.status.code().unwrap_or(-1))
+}
+
+#[test]
+fn check_unchanged_exits_0() {
+    let dir = saved_server("check_unchanged", &[READ, COUNT]);
+    let (stderr, code) = check(&dir, &[READ, COUNT]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("unchanged since the saved contract"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn check_a_new_is_error_path_is_reported_and_exits_0() {
+    let dir = saved_server("check_is_error", &[READ, COUNT]);
+    let failing_read = READ.replace(
+        "Ok(\"text\".to_string())",
+        "std::fs::read_to_string(\"/notes\").map_err(|e| e.to_string())",
+    );
+    let (stderr, code) = check(&dir, &[&failing_read, COUNT]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("tool `read` in src/main.rs"), "{stderr}");
+    assert!(
+        stderr.contains("+ is_error (from_error) at src/main.rs:"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("not worse"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn check_a_new_json_rpc_error_path_exits_1() {
+    let dir = saved_server("check_jsonrpc", &[READ, COUNT]);
+    let failing_count = COUNT.replace(
+        "Ok(CallToolResult::success(vec![ContentBlock::text(\"1\")]))",
+        "let n = std::fs::read_to_string(\"/count\")\n            .map_err(|e| McpError::internal_error(e.to_string(), None))?;\n        Ok(CallToolResult::success(vec![ContentBlock::text(n)]))",
+    );
+    let (stderr, code) = check(&dir, &[READ, &failing_count]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains(
+            "+ jsonrpc_error -32603 internal_error (execution) at src/main.rs:16 in `Server::count`"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("worse: 1 new failure path the model cannot read"),
+        "{stderr}"
+    );
+    // The Markdown for a job summary shows the change first; stdout holds only the Markdown.
+    let out = common::mcp_lint(
+        &dir,
+        &[
+            "contract",
+            ".",
+            "--format",
+            "markdown",
+            "--check",
+            "saved.json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let markdown = common::text(&out.stdout);
+    let changes = markdown
+        .find("### Changes since the saved contract")
+        .expect("a changes section");
+    assert!(changes < markdown.find("### tool `read`").expect("the tools"));
+    assert!(
+        markdown.contains("**Worse**: 1 new failure path the model cannot read."),
+        "{markdown}"
+    );
+    assert!(markdown.contains(
+        "  - added: jsonrpc_error -32603 internal_error (execution) at src/main.rs:16 in `Server::count`"
+    ));
+    // The same path again, saved, is the new baseline.
+    let out = common::mcp_lint(&dir, &["contract", ".", "--write", "saved.json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let (stderr, code) = check(&dir, &[READ, &failing_count]);
+    assert_eq!(code, 0, "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn check_a_removed_tool_is_reported_and_exits_0() {
+    let dir = saved_server("check_removed", &[READ, COUNT]);
+    let (stderr, code) = check(&dir, &[COUNT]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("tool `read` (removed) in src/main.rs"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn check_refuses_what_is_not_a_saved_contract() {
+    let dir = saved_server("check_refuses", &[READ]);
+    for (text, message) in [
+        ("not json", "not a JSON contract"),
+        ("{\"version\": 2, \"tools\": []}", "format version 2"),
+        ("{\"tools\": []}", "no `version`"),
+        ("{\"version\": 1}", "missing field `tools`"),
+    ] {
+        std::fs::write(dir.join("bad.json"), text).expect("write");
+        let out = common::mcp_lint(&dir, &["contract", ".", "--check", "bad.json"]);
+        assert_eq!(out.status.code(), Some(2), "{text}");
+        let stderr = common::text(&out.stderr);
+        assert!(stderr.contains(message), "{text}: {stderr}");
+        assert!(out.stdout.is_empty(), "nothing is printed before the error");
+    }
+    let out = common::mcp_lint(&dir, &["contract", ".", "--check", "missing.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The contract of the bundled example in each format, compared in full with
+/// `tests/contract/notes-server.*` (re-written with `MCP_LINT_BLESS=1`).
+#[test]
+fn the_example_server_contract_in_every_format() {
+    let dir = common::repo().join("example/notes-server");
+    let mut failures = Vec::new();
+    for (format, extension) in [("human", "txt"), ("markdown", "md"), ("json", "json")] {
+        let out = common::mcp_lint(
+            &dir,
+            &["contract", ".", "--format", format, "--color", "never"],
+        );
+        let actual = format!(
+            "{}{}exit code: {}\n",
+            common::text(&out.stdout),
+            common::text(&out.stderr),
+            out.status.code().unwrap_or(-1)
+        );
+        let expected_path = common::repo()
+            .join("tests/contract")
+            .join(format!("notes-server.{extension}"));
+        if std::env::var_os("MCP_LINT_BLESS").is_some() {
+            std::fs::write(&expected_path, &actual).expect("bless");
+            continue;
+        }
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+        if expected != actual {
+            failures.push(format!(
+                "{format}: output differs\n--- expected\n{expected}\n--- actual\n{actual}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn colour_only_when_asked() {
+    let dir = common::repo().join("example/notes-server");
+    let always = common::mcp_lint(&dir, &["contract", ".", "--color", "always"]);
+    assert!(common::text(&always.stdout).contains("\u{1b}[33mjsonrpc_error\u{1b}[0m"));
+    let never = common::mcp_lint(&dir, &["contract", ".", "--color", "never"]);
+    assert!(!common::text(&never.stdout).contains('\u{1b}'));
+    // `auto` is off when stdout is not a terminal, as here.
+    let auto = common::mcp_lint(&dir, &["contract", "."]);
+    assert_eq!(auto.stdout, never.stdout);
+}
+
+/// Every contract mcp-lint writes (the example's, every ui-test's) is valid against the
+/// schema in `docs/contract.schema.json`.
+#[test]
+fn json_contracts_follow_the_documented_schema() {
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(common::repo().join("docs/contract.schema.json")).expect("schema"),
+    )
+    .expect("schema is JSON");
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    compiler
+        .add_resource("contract.schema.json", schema)
+        .expect("schema loads");
+    let index = compiler
+        .compile("contract.schema.json", &mut schemas)
+        .expect("schema compiles");
+    let (example, _, _) = contract(&common::repo().join("example/notes-server"), &[]);
+    let mut contracts = vec![("example".to_string(), example)];
+    for case in common::ui_case::all() {
+        let (dir, _) = common::ui_case::scratch(&case).expect("scratch crate");
+        contracts.push((case.display().to_string(), contract(&dir, &[]).0));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let mut channels = std::collections::BTreeSet::new();
+    for (name, c) in &contracts {
+        if let Err(e) = schemas.validate(c, index) {
+            panic!("{name}: the contract does not follow the schema:\n{e:#}\n{c:#}");
+        }
+        for f in c["tools"].as_array().into_iter().flatten() {
+            for p in f["failures"].as_array().into_iter().flatten() {
+                channels.insert(p["channel"].as_str().unwrap_or_default().to_string());
+            }
+        }
+    }
+    // Every channel occurs, so each part of the schema was checked on real output.
+    assert_eq!(
+        channels.into_iter().collect::<Vec<_>>(),
+        [
+            "is_error",
+            "jsonrpc_error",
+            "no_answer",
+            "server_exit",
+            "success"
+        ]
+    );
+    // The schema really constrains the output.
+    let mut broken = contracts[0].1.clone();
+    broken["tools"][0]["failures"][0]["channel"] = serde_json::json!("loud");
+    assert!(schemas.validate(&broken, index).is_err());
+}

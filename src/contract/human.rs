@@ -54,6 +54,17 @@ pub fn lint_cell(f: &Failure) -> String {
     }
 }
 
+/// The helpers a path goes through below the handler: `parse → … → read_all (4 calls)`.
+pub fn via(chain: &[String]) -> String {
+    let below = chain.get(1..).unwrap_or_default();
+    match below {
+        [] => String::new(),
+        [a] => a.clone(),
+        [a, b] => format!("{a} → {b}"),
+        [first, .., last] => format!("{first} → … → {last} ({} calls)", below.len()),
+    }
+}
+
 fn paint(f: &Failure) -> &'static str {
     match f.level.as_deref() {
         Some("deny") => RED,
@@ -79,20 +90,17 @@ fn render_tool(out: &mut String, tool: &Tool, color: bool) {
         out.push_str("  no failure paths found\n");
         return;
     }
-    let header = ["channel", "code", "kind", "origin", "what", "lint"].map(String::from);
-    let rows: Vec<[String; 6]> = tool
+    let header = ["channel", "code", "kind", "origin", "via", "what", "lint"].map(String::from);
+    let rows: Vec<[String; 7]> = tool
         .failures
         .iter()
         .map(|f| {
-            let mut origin = format!("{}:{}", f.origin.file, f.origin.line);
-            if f.chain.len() > 1 {
-                origin.push_str(&format!(" ({})", f.chain.join(" → ")));
-            }
             [
                 f.channel.as_str().to_string(),
                 code_cell(f),
                 f.kind.clone(),
-                origin,
+                format!("{}:{}", f.origin.file, f.origin.line),
+                via(&f.chain),
                 f.what.clone(),
                 lint_cell(f),
             ]
@@ -104,13 +112,13 @@ fn render_tool(out: &mut String, tool: &Tool, color: bool) {
             *w = (*w).max(cell.chars().count());
         }
     }
-    let line = |cells: &[String; 6], paint: &str| {
+    let line = |cells: &[String; 7], paint: &str| {
         let mut text = String::from("  ");
         for (i, (cell, w)) in cells.iter().zip(widths).enumerate() {
             let pad = " ".repeat(w - cell.chars().count());
             let last = i + 1 == cells.len();
             match i {
-                0 | 5 if color && !paint.is_empty() => {
+                0 | 6 if color && !paint.is_empty() => {
                     text.push_str(&format!("{paint}{cell}{RESET}"))
                 }
                 _ => text.push_str(cell),

@@ -223,13 +223,15 @@ fn registered_name(body: &Body, closure: u32) -> Option<String> {
     }
 }
 
-fn err_channel(cx: &Cx<'_>, h: NodeId) -> ErrChannel {
+pub fn err_channel(cx: &Cx<'_>, h: NodeId) -> ErrChannel {
     let program = &cx.a.program;
     let f = program.node(h).func;
     match exits::channel(cx, h) {
         Channel::ToolError => ErrChannel::IsError,
         Channel::Protocol => ErrChannel::JsonrpcError,
         Channel::Infallible => ErrChannel::None,
+        // A hand-rolled server's request loop decides what an `Err` becomes.
+        Channel::Unknown if cx.sdk.is_some_and(|s| s.writes_own_responses()) => ErrChannel::Unknown,
         Channel::Unknown if program.node(h).closure.is_none() => {
             let ret = cx.a.types.expand(&program.def(f).ret);
             match (cx.handlers.role(f), ret.as_result()) {

@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use super::model::{Channel, Failure, Origin};
+use super::model::{Channel, ErrChannel, Failure, Origin};
 use super::results;
 use crate::analysis::graph::Reached;
 use crate::analysis::handlers::Handlers;
@@ -210,7 +210,10 @@ fn site_what(cx: &Cx<'_>, site: &ProtocolSite) -> String {
         (true, true) => "`?`".to_string(),
         (true, false) => "`Err(..)`".to_string(),
         (false, true) => format!("`?` in `{}`", cx.body_name(site.node)),
-        (false, false) => crate::lints::error_escapes_tool::ctor_text(cx, site),
+        (false, false) => format!(
+            "`{}`",
+            crate::lints::error_escapes_tool::ctor_text(cx, site)
+        ),
     }
 }
 
@@ -304,7 +307,7 @@ fn own_error_objects(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
 /// A request handler's `Err` (prompts, resources, ..): a JSON-RPC error, as the spec has it.
 fn request_errors(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
     let hf = cx.a.program.node(r.handler).func;
-    if cx.a.program.def(hf).ret.as_result().is_none() {
+    if super::build::err_channel(cx, r.handler) != ErrChannel::JsonrpcError {
         return;
     }
     for exit in exits::handler_exits(cx, r.handler) {

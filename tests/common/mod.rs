@@ -4,6 +4,7 @@
 
 pub mod editor;
 pub mod ui_case;
+pub mod wire;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

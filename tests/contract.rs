@@ -373,3 +373,27 @@ fn json_contracts_follow_the_documented_schema() {
     broken["tools"][0]["failures"][0]["channel"] = serde_json::json!("loud");
     assert!(schemas.validate(&broken, index).is_err());
 }
+
+#[test]
+fn cargo_mode_and_usage_errors() {
+    let dir = saved_server("cargo_mode", &[READ, COUNT]);
+    let out = common::cargo_mcp_lint(&dir, &["contract", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", common::text(&out.stderr));
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("saved.json")).expect("saved"))
+            .expect("JSON");
+    assert_eq!(
+        json, saved,
+        "cargo mode and path mode give the same contract"
+    );
+    let out = common::mcp_lint(&dir, &["contract", "no/such/dir"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(common::text(&out.stderr).contains("no/such/dir: no such file or directory"));
+    let out = common::mcp_lint(&dir, &["contract", "--format", "yaml"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = common::mcp_lint(&dir, &["contract", ".", "--write", "no/such/dir/c.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(common::text(&out.stderr).contains("cannot write no/such/dir/c.json"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -226,3 +226,105 @@ fn paths_changed(old: &[Failure], new: &[Failure]) -> (Vec<Failure>, Vec<Failure
     }
     (gained, lost)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contract::model::{Channel, ErrChannel, Kind, Origin};
+
+    fn path(channel: Channel, line: usize, func: &str) -> Failure {
+        Failure {
+            channel,
+            kind: "unwrap".to_string(),
+            code: None,
+            constructor: None,
+            what: String::new(),
+            origin: Origin {
+                file: "src/main.rs".to_string(),
+                line,
+                column: 1,
+                func: func.to_string(),
+            },
+            chain: vec![func.to_string()],
+            lint: None,
+            level: None,
+            reported_at: None,
+            abort: Vec::new(),
+            reported_as: None,
+        }
+    }
+
+    fn contract(name: &str, failures: Vec<Failure>) -> Contract {
+        Contract {
+            version: VERSION,
+            tools: vec![Tool {
+                name: name.to_string(),
+                kind: Kind::Tool,
+                func: name.to_string(),
+                package: "p".to_string(),
+                sdk: None,
+                file: "src/main.rs".to_string(),
+                line: 1,
+                err: ErrChannel::Unknown,
+                success: Vec::new(),
+                failures,
+            }],
+        }
+    }
+
+    #[test]
+    fn moved_lines_change_nothing() {
+        let old = contract("t", vec![path(Channel::NoAnswer, 10, "t")]);
+        let new = contract("t", vec![path(Channel::NoAnswer, 14, "t")]);
+        assert!(compare(&old, &new).changes.is_empty());
+    }
+
+    #[test]
+    fn a_second_panic_in_the_same_fn_is_a_new_path() {
+        let old = contract("t", vec![path(Channel::NoAnswer, 10, "t")]);
+        let new = contract(
+            "t",
+            vec![
+                path(Channel::NoAnswer, 10, "t"),
+                path(Channel::NoAnswer, 12, "t"),
+            ],
+        );
+        let diff = compare(&old, &new);
+        assert_eq!(diff.changes.len(), 1);
+        assert_eq!(diff.changes[0].gained.len(), 1);
+        assert!(diff.changes[0].lost.is_empty());
+        assert!(diff.is_worse());
+    }
+
+    #[test]
+    fn a_panic_turned_into_an_is_error_result_is_better() {
+        let old = contract("t", vec![path(Channel::NoAnswer, 10, "t")]);
+        let new = contract("t", vec![path(Channel::IsError, 10, "t")]);
+        let diff = compare(&old, &new);
+        assert_eq!(diff.changes[0].gained.len(), 1);
+        assert_eq!(diff.changes[0].lost.len(), 1);
+        assert!(!diff.is_worse());
+    }
+
+    #[test]
+    fn a_new_tool_brings_its_paths() {
+        let old = contract("t", Vec::new());
+        let mut new = contract("t", Vec::new());
+        new.tools
+            .extend(contract("u", vec![path(Channel::ServerExit, 3, "u")]).tools);
+        let diff = compare(&old, &new);
+        assert_eq!(diff.changes.len(), 1);
+        assert_eq!(diff.changes[0].status, Status::New);
+        assert!(diff.is_worse());
+        assert!(diff.report().contains("tool `u` (new) in src/main.rs"));
+    }
+
+    #[test]
+    fn correct_protocol_errors_are_not_worse() {
+        let mut unknown = path(Channel::JsonrpcError, 3, "t");
+        unknown.kind = "unknown_tool".to_string();
+        let diff = compare(&contract("t", Vec::new()), &contract("t", vec![unknown]));
+        assert_eq!(diff.changes[0].gained.len(), 1);
+        assert!(!diff.is_worse());
+    }
+}

@@ -142,3 +142,18 @@ fn render_tool(out: &mut String, tool: &Tool, color: bool) {
         out.push_str(&line(row, paint(f)));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::via;
+
+    #[test]
+    fn via_shows_the_helpers_below_the_handler() {
+        let chain = |names: &[&str]| names.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(via(&chain(&["tool"])), "");
+        assert_eq!(via(&chain(&["tool", "a"])), "a");
+        assert_eq!(via(&chain(&["tool", "a", "b"])), "a → b");
+        assert_eq!(via(&chain(&["tool", "a", "b", "c"])), "a → … → c (3 calls)");
+        assert_eq!(via(&[]), "");
+    }
+}

@@ -117,7 +117,7 @@ fn kind_of(cx: &Cx<'_>, h: NodeId) -> Kind {
         _ => None,
     }
     .unwrap_or_default();
-    let listing = def.name.starts_with("list_");
+    let listing = def.name.starts_with("list_") || def.name.contains("_list_");
     let about = |word: &str| !listing && (def.name.contains(word) || trait_name.contains(word));
     if has(&["prompt", "mcp_prompt"]) || about("prompt") {
         Kind::Prompt
@@ -234,7 +234,11 @@ pub fn err_channel(cx: &Cx<'_>, h: NodeId) -> ErrChannel {
         Channel::Unknown if cx.sdk.is_some_and(|s| s.writes_own_responses()) => ErrChannel::Unknown,
         Channel::Unknown if program.node(h).closure.is_none() => {
             let ret = cx.a.types.expand(&program.def(f).ret);
+            let name = &program.def(f).name;
+            // A notification has no answer to carry an error.
+            let notification = name.starts_with("on_") || name.contains("notification");
             match (cx.handlers.role(f), ret.as_result()) {
+                (Role::Request, Some(_)) if notification => ErrChannel::Unknown,
                 // Prompts, resources and other requests answer an `Err` with a JSON-RPC error.
                 (Role::Request, Some(_)) => ErrChannel::JsonrpcError,
                 (Role::Request, None) => ErrChannel::None,

@@ -188,7 +188,9 @@ pub fn summary(contract: &Contract) -> String {
         ));
     }
     let reported = failures().any(|f| f.lint.is_some());
-    if total + as_success == 0 && !reported && !contract.tools.is_empty() {
+    if failures().next().is_none() && !contract.tools.is_empty() {
+        line.push_str("; no failure paths found");
+    } else if total + as_success == 0 && !reported && !contract.tools.is_empty() {
         line.push_str("; every failure path found reaches the model as a failure");
     }
     line

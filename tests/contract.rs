@@ -397,3 +397,135 @@ fn cargo_mode_and_usage_errors() {
     assert!(common::text(&out.stderr).contains("cannot write no/such/dir/c.json"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A helper two tools share is on both contracts (the lint reports its panic once), and a
+/// dispatcher does not repeat the paths of the tools it calls.
+#[test]
+fn each_handler_has_its_own_paths() {
+    let shared = r#"    #[tool(description = "A")]
+    async fn first(&self) -> String {
+        first_line("a")
+    }
+
+    #[tool(description = "B")]
+    async fn second(&self) -> String {
+        first_line("b")
+    }
+"#;
+    let code = server(shared).replace(
+        "fn main() {}",
+        "fn first_line(text: &str) -> String {\n    text.lines().next().unwrap().to_string()\n}\n\nfn main() {}",
+    );
+    let dir = common::scratch_crate(
+        "own_paths",
+        &["rmcp = \"3.11\"".to_string()],
+        &[("src/main.rs", &code)],
+    );
+    let (shared_contract, stderr, status) = contract(&dir, &[]);
+    assert_eq!(status, 0, "{stderr}");
+    let lints: Vec<(String, Value, Value)> = shared_contract["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|t| {
+            t["failures"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(move |f| {
+                    (
+                        t["name"].as_str().unwrap_or_default().to_string(),
+                        f["chain"].clone(),
+                        f["lint"].clone(),
+                    )
+                })
+        })
+        .collect();
+    assert_eq!(
+        lints,
+        [
+            (
+                "first".to_string(),
+                serde_json::json!(["first", "first_line"]),
+                serde_json::json!("panic_in_tool")
+            ),
+            (
+                "second".to_string(),
+                serde_json::json!(["second", "first_line"]),
+                serde_json::json!("panic_in_tool")
+            ),
+        ]
+    );
+    let found = findings(&dir);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // A manual dispatcher calling a tool fn: the protocol errors the tool's helper makes are
+    // the tool's, not the dispatcher's too.
+    let manual = r#"use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+
+pub struct Server;
+
+impl Server {
+    async fn fetch(&self) -> Result<CallToolResult, McpError> {
+        let body = load()?;
+        Ok(CallToolResult::success(vec![ContentBlock::text(body)]))
+    }
+}
+
+fn load() -> Result<String, McpError> {
+    std::fs::read_to_string("/body").map_err(|e| McpError::internal_error(e.to_string(), None))
+}
+
+impl ServerHandler for Server {
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
+        match request.name.as_ref() {
+            "fetch" => self.fetch().await,
+            _ => Err(McpError::invalid_params("unknown tool", None)),
+        }
+    }
+}
+
+fn main() {}
+"#;
+    let dir = common::scratch_crate(
+        "dispatched",
+        &["rmcp = \"3.11\"".to_string()],
+        &[("src/main.rs", manual)],
+    );
+    let (contract, stderr, _) = contract(&dir, &[]);
+    let tool = |name: &str| {
+        contract["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|t| t["name"] == name)
+            .unwrap_or_else(|| panic!("{name}: {stderr}{contract:#}"))
+            .clone()
+    };
+    let kinds = |t: &Value| -> Vec<String> {
+        t["failures"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|f| format!("{} {} {}", f["channel"], f["kind"], f["origin"]["line"]))
+            .collect()
+    };
+    assert_eq!(tool("fetch")["kind"], "tool");
+    // Made in `load`, which only the tool calls.
+    assert_eq!(
+        kinds(&tool("fetch")),
+        ["\"jsonrpc_error\" \"execution\" 15"]
+    );
+    assert_eq!(
+        kinds(&tool("call_tool")),
+        ["\"jsonrpc_error\" \"unknown_tool\" 26"]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -224,11 +224,11 @@ fn protocol_failures(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
         let chain = if site.in_handler {
             chain_names(cx, &[r.handler])
         } else {
-            chain_names(
-                cx,
-                &r.chain(&r.plain, site.node)
-                    .unwrap_or_else(|| vec![r.handler, site.node]),
-            )
+            // Made in a helper only another handler calls: that handler's path.
+            let Some(nodes) = r.chain(&r.plain, site.node) else {
+                continue;
+            };
+            chain_names(cx, &nodes)
         };
         let what = site_what(cx, &site);
         let p = site.protocol;

@@ -128,11 +128,11 @@ pub(super) fn failure(cx: &Cx<'_>, p: Path<'_>, lint: Option<&'static str>) -> F
     }
 }
 
-/// The chain from the handler to fn `f` (its own body), or to the handler itself.
-pub(super) fn chain_to_fn(cx: &Cx<'_>, r: &HandlerReach, f: FnId) -> Vec<String> {
-    let n = cx.a.program.fn_node(f);
-    let nodes = r.chain(&r.plain, n).unwrap_or_else(|| vec![r.handler, n]);
-    chain_names(cx, &nodes)
+/// The chain from the handler to fn `f` (its own body), if the handler reaches it (not only
+/// through another handler).
+pub(super) fn chain_to_fn(cx: &Cx<'_>, r: &HandlerReach, f: FnId) -> Option<Vec<String>> {
+    let nodes = r.chain(&r.plain, cx.a.program.fn_node(f))?;
+    Some(chain_names(cx, &nodes))
 }
 
 /// `error_as_success`: failures put into a successful result.
@@ -179,7 +179,9 @@ fn success_failures(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
         .find(|&(t, _)| t == h)
     {
         for site in error_as_success::returned_failures(cx, h, f) {
-            push(&site, chain_to_fn(cx, r, site.func));
+            if let Some(chain) = chain_to_fn(cx, r, site.func) {
+                push(&site, chain);
+            }
         }
     }
 }

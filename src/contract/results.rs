@@ -125,9 +125,15 @@ pub(super) fn error_results(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure
                 continue;
             }
             let f = o.site.func;
-            if f != hf && cx.handlers.role(f).is_handler() {
-                continue;
-            }
+            let chain = if f == hf {
+                chain_names(cx, &[r.handler])
+            } else {
+                // Made in a helper only another handler calls: that handler's path.
+                let Some(chain) = chain_to_fn(cx, r, f) else {
+                    continue;
+                };
+                chain
+            };
             let text = error_text(cx, o.site).map(|(_, t)| t);
             let span = cx.call_head_span(o.site);
             let what = match &program.def(f).body.expr(o.site.expr).kind {
@@ -143,7 +149,7 @@ pub(super) fn error_results(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure
                     kind: text.map_or("unknown", text_kind),
                     span,
                     func: f,
-                    chain: chain_to_fn(cx, r, f),
+                    chain,
                     what,
                 },
                 None,

@@ -9,7 +9,7 @@ use crate::analysis::program::Site;
 use crate::analysis::value::{Fact, Part, Val};
 use crate::lints::Cx;
 use crate::lints::exits;
-use crate::model::ir::{ExprId, ExprKind};
+use crate::model::ir::{Body, ExprId, ExprKind, Lit};
 use crate::sdk::{Channel as ErrChannel, Role};
 
 /// `unknown_tool_as_result`: a dispatcher answers an unknown tool with a tool result.
@@ -43,15 +43,69 @@ pub(super) fn unknown_tool_results(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<
     }
 }
 
-/// Whether text is built from an error value (`Error: {e}`, `e.to_string()`), carries
-/// internals (`{e:?}`, a backtrace: `error_leaks_internals`), or is written.
-fn text_kind(text: &Val) -> &'static str {
+/// What a failure's text is made of: internals (`{e:?}`, a backtrace:
+/// `error_leaks_internals`), an error value (`Error: {e}`, `e.to_string()`), text written
+/// for the model (failure text, the tool's arguments, a literal in `written`), or not known
+/// (it went through calls the analysis does not follow).
+fn text_kind(text: &Val, written: bool) -> &'static str {
     if text.any(|o| matches!(o.fact, Fact::Internals(_))) {
         "internals"
     } else if text.any(|o| matches!(o.fact, Fact::ErrValue | Fact::ErrText)) {
         "from_error"
-    } else {
+    } else if written || text.any(|o| matches!(o.fact, Fact::FailText | Fact::Param(_))) {
         "written"
+    } else {
+        "unknown"
+    }
+}
+
+/// Whether the text an expression makes is a literal written out in it: a string literal
+/// or a format string without placeholders, inside the calls and macros that wrap it
+/// (`Content::text(..)`, `vec![..]`, `.to_string()`, `CallToolError::new(..)`).
+fn literal_text(body: &Body, e: ExprId, depth: u32) -> bool {
+    if depth > 8 {
+        return false;
+    }
+    let inner = |e: ExprId| literal_text(body, e, depth + 1);
+    match &body.expr(e).kind {
+        ExprKind::Lit(Lit::Str(_)) => true,
+        ExprKind::Macro(m) => match &m.format {
+            Some(f) => f.placeholders.is_empty(),
+            None => m.args.len() == 1 && m.args.iter().all(|&a| inner(a)),
+        },
+        ExprKind::Call { args, .. } => args.len() == 1 && inner(args[0]),
+        ExprKind::MethodCall { receiver, args, .. } => args.is_empty() && inner(*receiver),
+        ExprKind::Ref(x) => inner(*x),
+        ExprKind::Array(items) => items.len() == 1 && inner(items[0]),
+        _ => false,
+    }
+}
+
+/// Whether the error an exit carries is a literal: `Err("..")`, `.ok_or("..")?`,
+/// `.map_err(|_| "..")?`.
+fn literal_exit(body: &Body, exit: &crate::analysis::facts::Exit, wrap: Option<ExprId>) -> bool {
+    if let Some(w) = wrap
+        && let ExprKind::Call { args, .. } = &body.expr(w).kind
+    {
+        return args.len() == 1 && literal_text(body, args[0], 0);
+    }
+    let ExprKind::Try { expr, .. } = &body.expr(exit.at).kind else {
+        return false;
+    };
+    match &body.expr(*expr).kind {
+        ExprKind::MethodCall { method, args, .. }
+            if matches!(
+                method.as_str(),
+                "ok_or" | "map_err" | "ok_or_else" | "context"
+            ) =>
+        {
+            args.len() == 1
+                && match &body.expr(args[0]).kind {
+                    ExprKind::Closure(c) => literal_text(body, body.closure(*c).body, 0),
+                    _ => literal_text(body, args[0], 0),
+                }
+        }
+        _ => false,
     }
 }
 
@@ -91,6 +145,7 @@ pub(super) fn error_exits(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>)
         return;
     }
     let hf = cx.a.program.node(r.handler).func;
+    let body = &cx.a.program.def(hf).body;
     let dispatcher = cx.node_role(r.handler) == Role::Dispatcher;
     for exit in exits::handler_exits(cx, r.handler) {
         let wrap = exit.err.iter().find_map(|o| o.wrap);
@@ -102,7 +157,7 @@ pub(super) fn error_exits(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>)
                 kind: if dispatcher && exit.in_fallback {
                     "unknown_tool"
                 } else {
-                    text_kind(&text)
+                    text_kind(&text, literal_exit(body, exit, wrap))
                 },
                 span: exits::exit_span(cx, hf, exit, wrap),
                 func: hf,
@@ -135,6 +190,7 @@ pub(super) fn error_results(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure
                 chain
             };
             let text = error_text(cx, o.site).map(|(_, t)| t);
+            let body = &program.def(f).body;
             let span = cx.call_head_span(o.site);
             let what = match &program.def(f).body.expr(o.site.expr).kind {
                 ExprKind::Call { .. } | ExprKind::MethodCall { .. } => {
@@ -146,7 +202,9 @@ pub(super) fn error_results(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure
                 cx,
                 Path {
                     channel: Channel::IsError,
-                    kind: text.map_or("unknown", text_kind),
+                    kind: text.map_or("unknown", |t| {
+                        text_kind(t, literal_text(body, o.site.expr, 0))
+                    }),
                     span,
                     func: f,
                     chain,

@@ -111,6 +111,49 @@ pub enum Command {
     Explain { lint: String },
     /// List the lints with their default level and category.
     Lints,
+    /// Print each tool's failure contract: what the client gets when the tool fails.
+    Contract(Box<ContractArgs>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ContractFormat {
+    /// A compact table per tool (default).
+    Human,
+    /// One table per tool with the details collapsed, for a pull request or a job summary.
+    Markdown,
+    /// The versioned JSON format (`docs/contract.md`), as `--write` saves it.
+    Json,
+}
+
+/// `mcp-lint contract`: the failure paths of every tool, prompt and resource handler.
+#[derive(Debug, Args)]
+pub struct ContractArgs {
+    /// Files or directories to read (default: the current directory).
+    pub paths: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub cargo: CargoArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: ContractFormat,
+
+    /// Compare with a contract saved by `--write`: print what changed, and exit 1 when a tool
+    /// gained a path that reaches the client as a JSON-RPC error, no answer or a dead server.
+    #[arg(long, value_name = "FILE")]
+    pub check: Option<PathBuf>,
+
+    /// Save the contract as JSON in FILE.
+    #[arg(long, value_name = "FILE")]
+    pub write: Option<PathBuf>,
+
+    /// Colour for human output.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub color: Color,
+
+    /// Threads for parsing and analysis (default: one per core).
+    #[arg(short = 'j', long)]
+    pub jobs: Option<usize>,
 }
 
 /// Cargo's package selection, plus the flags cargo and rust-analyzer pass that do not change

@@ -68,6 +68,7 @@ fn run_in(args: Vec<OsString>, cargo: bool) -> i32 {
             print!("{}", lint_table());
             return exit::CLEAN;
         }
+        Some(Command::Contract(args)) => return crate::contract::run(args, cargo),
         None => {}
     }
     match lint_and_fix(&cli, &matches, cargo) {
@@ -248,7 +249,7 @@ fn paths(cli: &Cli) -> Vec<PathBuf> {
 
 /// An explicit path must be a directory or a `.rs` file (a typo'd `Cargo.tml` is not
 /// silently linted as nothing).
-fn check_paths(paths: &[PathBuf]) -> Result<(), String> {
+pub(crate) fn check_paths(paths: &[PathBuf]) -> Result<(), String> {
     for path in paths {
         if !path.exists() {
             return Err(format!("{}: no such file or directory", path.display()));
@@ -288,15 +289,24 @@ fn trees_without_rust_files(cli: &Cli, cargo_mode: bool, workspace: &Workspace) 
 }
 
 fn load_workspace(cli: &Cli, cargo_mode: bool) -> Result<Workspace, workspace::WorkspaceError> {
+    load_selected(&cli.cargo, &paths(cli), cargo_mode)
+}
+
+/// The packages cargo's flags select (cargo mode), or those holding `paths`.
+pub(crate) fn load_selected(
+    cargo: &cli::CargoArgs,
+    paths: &[PathBuf],
+    cargo_mode: bool,
+) -> Result<Workspace, workspace::WorkspaceError> {
     if cargo_mode {
         workspace::from_cargo(&workspace::Selection {
-            manifest_path: cli.cargo.manifest_path.clone(),
-            packages: cli.cargo.package.clone(),
-            workspace: cli.cargo.workspace,
-            exclude: cli.cargo.exclude.clone(),
+            manifest_path: cargo.manifest_path.clone(),
+            packages: cargo.package.clone(),
+            workspace: cargo.workspace,
+            exclude: cargo.exclude.clone(),
         })
     } else {
-        workspace::from_paths(&paths(cli))
+        workspace::from_paths(paths)
     }
 }
 

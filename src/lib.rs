@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod budget;
 pub mod cli;
 pub mod config;
+pub mod contract;
 pub mod diagnostic;
 pub mod driver;
 pub mod fix;
@@ -60,6 +61,8 @@ pub struct Outcome {
     pub rust_files: usize,
     /// Configuration that is not read (near-miss table names), for the user to see.
     pub warnings: Vec<String>,
+    /// Each handler's failure contract (`mcp-lint contract`; empty for a lint run).
+    pub contract: Vec<contract::Tool>,
 }
 
 /// Lints one file's text as the `src/main.rs` of a binary crate that depends on rmcp 3.x,

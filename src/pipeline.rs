@@ -31,10 +31,31 @@ struct Job {
 
 /// Lints every package of the workspace.
 pub fn lint_workspace(
+    workspace: Workspace,
+    flags: &config::LevelFlags,
+    warnings_level: Level,
+    jobs: Option<usize>,
+) -> Result<Outcome, String> {
+    run(workspace, flags, warnings_level, jobs, false)
+}
+
+/// Lints every package of the workspace and builds each handler's failure contract from the
+/// same analysis (`Outcome::contract`).
+pub fn contract_workspace(
+    workspace: Workspace,
+    flags: &config::LevelFlags,
+    warnings_level: Level,
+    jobs: Option<usize>,
+) -> Result<Outcome, String> {
+    run(workspace, flags, warnings_level, jobs, true)
+}
+
+fn run(
     mut workspace: Workspace,
     flags: &config::LevelFlags,
     warnings_level: Level,
     jobs: Option<usize>,
+    contract: bool,
 ) -> Result<Outcome, String> {
     let timings = Timings::new();
     let configs = configure(&mut workspace)?;
@@ -93,6 +114,7 @@ pub fn lint_workspace(
     let rust_files = sources.files.len();
     let abort = abort_settings(&workspace, &mut sources);
     let mut handlers = 0;
+    let mut contracts = Vec::new();
     for (pi, files) in per_package.iter().enumerate() {
         if sdks[pi].is_none() {
             continue;
@@ -111,11 +133,13 @@ pub fn lint_workspace(
             own: files.len(),
             abort: &abort[pi],
             warnings: warnings_level,
+            contract,
         };
         match isolate(|| crate_findings(&input)) {
-            Ok((found, n)) => {
+            Ok((found, n, tools)) => {
                 findings.extend(found.into_iter().map(|f| (f, Some(pi))));
                 handlers += n;
+                contracts.extend(tools);
             }
             Err(panic) => {
                 let file = files.first().map_or(0, |f| f.file);
@@ -137,6 +161,7 @@ pub fn lint_workspace(
         handlers,
         rust_files,
         warnings,
+        contract: contracts,
     })
 }
 
@@ -439,11 +464,13 @@ struct CrateInput<'a> {
     own: usize,
     abort: &'a [AbortSetting],
     warnings: Level,
+    /// Whether to build the handlers' failure contracts.
+    contract: bool,
 }
 
-/// Analyses one package and runs the enabled lints; returns the findings and the number of
-/// handlers found in the package.
-fn crate_findings(input: &CrateInput<'_>) -> (Vec<Finding>, usize) {
+/// Analyses one package and runs the enabled lints; returns the findings, the number of
+/// handlers found in the package and, when asked, their contracts.
+fn crate_findings(input: &CrateInput<'_>) -> (Vec<Finding>, usize, Vec<crate::contract::Tool>) {
     let analysis =
         crate::analysis::analyse(input.files.clone(), input.own, input.sdk, input.config);
     let own_responses = input.sdk.is_some_and(|s| s.writes_own_responses());
@@ -501,7 +528,12 @@ fn crate_findings(input: &CrateInput<'_>) -> (Vec<Finding>, usize) {
             f
         }));
     }
-    (out, count)
+    let tools = if input.contract {
+        crate::contract::build(&cx)
+    } else {
+        Vec::new()
+    };
+    (out, count, tools)
 }
 
 fn handler_count(cx: &lints::Cx<'_>) -> usize {

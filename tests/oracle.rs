@@ -492,3 +492,347 @@ fn fixed_rmcp_ui_tests_still_compile_against_the_real_sdk() {
         checked.len()
     );
 }
+
+/// The contract of the crate in `dir`, as JSON.
+fn contract_json(dir: &Path) -> Value {
+    let out = common::mcp_lint(dir, &["contract", ".", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", common::text(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("contract is JSON")
+}
+
+/// The tool named `name` in a JSON contract.
+fn contract_tool<'a>(contract: &'a Value, name: &str) -> &'a Value {
+    contract["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|t| t["name"] == name)
+        .unwrap_or_else(|| panic!("no tool `{name}` in {contract:#}"))
+}
+
+/// The channels of a tool's failure paths.
+fn channels(tool: &Value) -> Vec<&str> {
+    tool["failures"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|f| f["channel"].as_str().unwrap_or_default())
+        .collect()
+}
+
+/// One tool per channel, each failing the one way its contract lists.
+const CONTRACT_SERVER: &str = r#"use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt, tool, tool_handler, tool_router, transport::stdio};
+
+#[derive(Clone)]
+pub struct Contracted;
+
+#[tool_router]
+impl Contracted {
+    #[tool(description = "A failure the model reads: Err of Result<String, String>")]
+    async fn missing(&self) -> Result<String, String> {
+        std::fs::read_to_string("/nonexistent/file").map_err(|e| format!("cannot read the file: {e}"))
+    }
+
+    #[tool(description = "A failure the model reads: an error result")]
+    async fn refuse(&self) -> Result<CallToolResult, McpError> {
+        Ok(CallToolResult::error(vec![ContentBlock::text("the value must be positive")]))
+    }
+
+    #[tool(description = "An execution failure as a JSON-RPC error")]
+    async fn escape(&self) -> Result<CallToolResult, McpError> {
+        let text = std::fs::read_to_string("/nonexistent/file")
+            .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+        Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
+    }
+
+    #[tool(description = "Argument validation as a JSON-RPC error")]
+    async fn validate(&self) -> Result<CallToolResult, McpError> {
+        Err(McpError::invalid_params("n must be positive", None))
+    }
+
+    #[tool(description = "A failure sent as a success")]
+    async fn hidden(&self) -> Result<CallToolResult, McpError> {
+        match std::fs::read_to_string("/nonexistent/file") {
+            Ok(text) => Ok(CallToolResult::success(vec![ContentBlock::text(text)])),
+            Err(e) => Ok(CallToolResult::success(vec![ContentBlock::text(format!("Error: {e}"))])),
+        }
+    }
+
+    #[tool(description = "A panic")]
+    async fn boom(&self) -> String {
+        let missing: Option<String> = None;
+        missing.unwrap()
+    }
+
+    #[tool(description = "An exit")]
+    async fn quit(&self) -> String {
+        std::process::exit(3)
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for Contracted {}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    Contracted.serve(stdio()).await?.waiting().await?;
+    Ok(())
+}
+"#;
+
+/// Calls each tool of `contract` named in `calls` (quitting ones in a session of their own,
+/// followed by a call that must stay unanswered) and checks that the server's answer is what
+/// the tool's only failure path promises. Returns the channels confirmed.
+fn confirm_single_paths(
+    binary: &Path,
+    cwd: &Path,
+    contract: &Value,
+    calls: &[(&str, Value)],
+) -> Vec<String> {
+    let wait = Duration::from_secs(4);
+    let mut confirmed = Vec::new();
+    let mut failures = Vec::new();
+    let (exits, answers): (Vec<_>, Vec<_>) = calls
+        .iter()
+        .cloned()
+        .partition(|(name, _)| channels(contract_tool(contract, name)) == ["server_exit"]);
+    let mut last = answers.clone();
+    // After a panic the server must still answer: a last call that has an answer.
+    if let Some(answered) = answers
+        .iter()
+        .find(|(name, _)| !channels(contract_tool(contract, name)).contains(&"no_answer"))
+    {
+        last.push(answered.clone());
+    }
+    let shared = common::wire::session(binary, cwd, &last, wait);
+    let served_on = shared.response(last.len() as u64 + 1).is_some();
+    for (i, (name, _)) in answers.iter().enumerate() {
+        let tool = contract_tool(contract, name);
+        let paths = tool["failures"].as_array().cloned().unwrap_or_default();
+        assert_eq!(paths.len(), 1, "`{name}` has one failure path: {tool:#}");
+        let answer = shared.response(i as u64 + 2);
+        match common::wire::confirms(&paths[0], answer.as_ref(), shared.exited) {
+            Ok(()) => confirmed.push(paths[0]["channel"].as_str().unwrap_or_default().to_string()),
+            Err(e) => failures.push(format!("`{name}`: {e}")),
+        }
+        if paths[0]["channel"] == "no_answer" {
+            assert!(
+                served_on,
+                "the server answers after `{name}` panicked: {:?}",
+                shared.lines
+            );
+        }
+    }
+    for (name, args) in &exits {
+        let tool = contract_tool(contract, name);
+        let paths = tool["failures"].as_array().cloned().unwrap_or_default();
+        assert_eq!(paths.len(), 1, "`{name}` has one failure path: {tool:#}");
+        let alone = common::wire::session(
+            binary,
+            cwd,
+            &[(name, args.clone()), (name, args.clone())],
+            wait,
+        );
+        match common::wire::confirms(&paths[0], alone.response(2).as_ref(), alone.exited) {
+            Ok(()) => confirmed.push("server_exit".to_string()),
+            Err(e) => failures.push(format!("`{name}`: {e}")),
+        }
+        assert!(
+            alone.response(3).is_none(),
+            "a dead server answers nothing more"
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    confirmed.sort();
+    confirmed.dedup();
+    confirmed
+}
+
+#[test]
+#[ignore = "needs crates.io to build rmcp (slow); .ci/run runs it"]
+fn rmcp_contract_is_what_the_wire_shows() {
+    if skip() {
+        return;
+    }
+    let dir = project("oracle-rmcp-contract", RMCP_DEPS, CONTRACT_SERVER);
+    let contract = contract_json(&dir);
+    let tools: Vec<&str> = contract["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(
+        tools,
+        [
+            "missing", "refuse", "escape", "validate", "hidden", "boom", "quit"
+        ]
+    );
+    let binary = build(&dir, "oracle-rmcp-contract");
+    let calls: Vec<(&str, Value)> = tools.iter().map(|&t| (t, json!({}))).collect();
+    let confirmed = confirm_single_paths(&binary, &dir, &contract, &calls);
+    assert_eq!(
+        confirmed,
+        [
+            "is_error",
+            "jsonrpc_error",
+            "no_answer",
+            "server_exit",
+            "success"
+        ]
+    );
+    // The codes the contract gives are the ones on the wire.
+    assert_eq!(
+        contract_tool(&contract, "escape")["failures"][0]["code"],
+        -32603
+    );
+    assert_eq!(
+        contract_tool(&contract, "validate")["failures"][0]["code"],
+        -32602
+    );
+}
+
+#[test]
+#[ignore = "needs crates.io to build rust-mcp-sdk (slow); .ci/run runs it"]
+fn rust_mcp_sdk_contract_is_what_the_wire_shows() {
+    if skip() {
+        return;
+    }
+    let dir = project(
+        "oracle-rust-mcp-sdk-contract",
+        RUST_MCP_SDK_DEPS,
+        RUST_MCP_SDK_SERVER,
+    );
+    let contract = contract_json(&dir);
+    let dispatcher = contract_tool(&contract, "handle_call_tool_request");
+    let line_of = |marker: &str| {
+        RUST_MCP_SDK_SERVER
+            .lines()
+            .position(|l| l.contains(marker))
+            .map(|i| i as u64 + 1)
+            .unwrap_or_else(|| panic!("{marker} is in the server"))
+    };
+    // Each path of the dispatcher, with the call that takes it.
+    let expected = [
+        ("is_error", line_of("map_err(CallToolError::new)?"), "read"),
+        (
+            "is_error",
+            line_of("CallToolError::unknown_tool"),
+            "no_such_tool",
+        ),
+        ("no_answer", line_of("missing.unwrap()"), "boom"),
+    ];
+    let paths = dispatcher["failures"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let listed: Vec<(&str, u64)> = paths
+        .iter()
+        .map(|p| {
+            (
+                p["channel"].as_str().unwrap_or_default(),
+                p["origin"]["line"].as_u64().unwrap_or_default(),
+            )
+        })
+        .collect();
+    let mut wanted: Vec<(&str, u64)> = expected.iter().map(|(c, l, _)| (*c, *l)).collect();
+    wanted.sort();
+    let mut sorted = listed.clone();
+    sorted.sort();
+    assert_eq!(sorted, wanted, "{dispatcher:#}");
+    let binary = build(&dir, "oracle-rust-mcp-sdk-contract");
+    let calls: Vec<(&str, Value)> = expected
+        .iter()
+        .map(|(_, _, tool)| (*tool, json!({})))
+        .chain([("read", json!({}))])
+        .collect();
+    let wire = common::wire::session(&binary, &dir, &calls, Duration::from_secs(4));
+    for (i, (channel, line, tool)) in expected.iter().enumerate() {
+        let path = paths
+            .iter()
+            .find(|p| p["channel"] == *channel && p["origin"]["line"] == *line)
+            .expect("listed");
+        if let Err(e) =
+            common::wire::confirms(path, wire.response(i as u64 + 2).as_ref(), wire.exited)
+        {
+            panic!("`{tool}`: {e}");
+        }
+    }
+    assert!(
+        wire.response(calls.len() as u64 + 1).is_some(),
+        "the server answers after a panic: {:?}",
+        wire.lines
+    );
+}
+
+#[test]
+#[ignore = "needs crates.io to build the example with rmcp 0.8 (slow); .ci/run runs it"]
+fn example_contract_is_what_the_wire_shows() {
+    if skip() {
+        return;
+    }
+    let example = common::repo().join("example/notes-server");
+    let dir = common::repo().join("target/oracle/notes-server");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src")).expect("project");
+    let manifest = std::fs::read_to_string(example.join("Cargo.toml")).expect("manifest");
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        manifest.replacen("[dependencies]", "[workspace]\n\n[dependencies]", 1),
+    )
+    .expect("manifest");
+    for file in ["main.rs", "notes.rs"] {
+        std::fs::copy(example.join("src").join(file), dir.join("src").join(file)).expect("copy");
+    }
+    let contract = contract_json(&dir);
+    let binary = build(&dir, "notes-server");
+    // Run where there is no `notes/` directory, so every read and delete fails.
+    let cwd = common::scratch_dir("notes-cwd");
+    let paths_of = |name: &str| {
+        contract_tool(&contract, name)["failures"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+    };
+    let find = |name: &str, channel: &str, kind: &str| {
+        paths_of(name)
+            .into_iter()
+            .find(|p| p["channel"] == channel && p["kind"] == kind)
+            .unwrap_or_else(|| panic!("`{name}` lists a {channel} {kind} path: {contract:#}"))
+    };
+    // Each call takes one path; `count` runs first, before `append` poisons the notes lock.
+    let calls = [
+        (
+            "read_note",
+            json!({"name": ""}),
+            find("read_note", "jsonrpc_error", "validation"),
+        ),
+        (
+            "read_note",
+            json!({"name": "a"}),
+            find("read_note", "jsonrpc_error", "execution"),
+        ),
+        (
+            "delete",
+            json!({"name": "a"}),
+            find("delete", "success", "error_value"),
+        ),
+        ("count", json!({}), find("count", "no_answer", "expect")),
+        (
+            "append",
+            json!({"name": "a", "line": "x"}),
+            find("append", "no_answer", "index"),
+        ),
+    ];
+    let requests: Vec<(&str, Value)> = calls.iter().map(|(t, a, _)| (*t, a.clone())).collect();
+    let wire = common::wire::session(&binary, &cwd, &requests, Duration::from_secs(4));
+    for (i, (tool, _, path)) in calls.iter().enumerate() {
+        if let Err(e) =
+            common::wire::confirms(path, wire.response(i as u64 + 2).as_ref(), wire.exited)
+        {
+            panic!("`{tool}`: {e}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&cwd);
+}

@@ -185,6 +185,9 @@ pub struct FnFacts {
     pub panics: Vec<PanicSite>,
     pub stdout: Vec<StdoutSite>,
     pub leaks: Vec<Leak>,
+    /// What the text of each error result made here is made of (`CallToolResult::error(..)`,
+    /// an `isError` literal), by the result's expression.
+    pub error_texts: Vec<(ExprId, Val)>,
     pub fallback_results: Vec<FallbackResult>,
     /// Places that start a stdio server transport.
     pub transports: Vec<(ExprId, Place)>,

@@ -116,6 +116,7 @@ impl Flow<'_, '_> {
             for v in &vals {
                 self.leaks_in(v);
             }
+            self.error_text(id, &vals);
             return Val::one(Fact::ToolError, self.site(id));
         }
         if let Some(v) = self.std_call(id, path, args, &vals) {
@@ -188,6 +189,7 @@ impl Flow<'_, '_> {
             for v in vals {
                 self.leaks_in(v);
             }
+            self.error_text(id, vals);
             self.fallback_result(id, false);
             return Some(Val::one(Fact::ToolError, self.site(id)));
         }
@@ -495,6 +497,12 @@ impl Flow<'_, '_> {
                 });
             }
         }
+    }
+
+    /// The text of an error result made at `at` from values `vals`.
+    fn error_text(&mut self, at: ExprId, vals: &[Val]) {
+        let text = vals.iter().fold(Val::default(), |t, v| t.joined(&v.text()));
+        self.facts.error_texts.push((at, text));
     }
 
     /// Internals in `v`, sent in an `isError` result.
@@ -1068,6 +1076,8 @@ impl Flow<'_, '_> {
                 .any(|(n, e)| n == "is_error" && is_true_literal_expr(body, *e));
             self.fallback_result(id, !is_error);
             if is_error {
+                let content: Vec<Val> = field("content").cloned().into_iter().collect();
+                self.error_text(id, &content);
                 return Val::one(Fact::ToolError, self.site(id));
             }
             if let Some(content) = field("content").cloned() {
@@ -1237,6 +1247,7 @@ impl Flow<'_, '_> {
             let is_error = get("isError")
                 .is_some_and(|i| matches!(members[i].value, Json::Lit(Lit::Bool(true), _)));
             if is_error {
+                self.error_text(at, &vals[c..=c]);
                 out.push(self.origin(Fact::ToolError, at));
             } else {
                 let content = vals[c].clone();

@@ -4,7 +4,7 @@
 use super::Analysis;
 use super::calls::CallKind;
 use super::dispatch::Dispatch;
-use super::graph::{Graph, Reached};
+use super::graph::{Edge, Graph, Reached};
 use super::program::{FnId, NodeId, Program};
 use crate::model::ir::{ExprKind, FnKind};
 use crate::sdk::{Channel, Role, Sdk};
@@ -111,10 +111,11 @@ impl Handlers {
             .map(|f| program.fn_node(f))
             .collect();
         roots.extend(closures.iter().copied());
-        let startup = |n: NodeId| roles[program.node(n).func as usize] == Role::Startup;
-        let reach = a.graph.reach(roots.iter().copied(), |_, e| !startup(e.to));
+        let reach = a
+            .graph
+            .reach(roots.iter().copied(), |_, e| follows(program, &roles, e));
         let panic_reach = a.graph.reach(roots.iter().copied(), |_, e| {
-            !(startup(e.to) || e.guarded || (e.may && fanout(a, e.func, e.site) > MAY_FANOUT))
+            follows_for_panics(a, &roles, e)
         });
         Handlers {
             roles,
@@ -149,6 +150,27 @@ impl Handlers {
     pub fn chain(reach: &[Option<Reached>], n: NodeId) -> Vec<NodeId> {
         Graph::chain(reach, n)
     }
+
+    /// Whether [`Handlers::reach`] follows edge `e` (not into startup code).
+    pub fn follows(&self, program: &Program<'_>, e: &Edge) -> bool {
+        follows(program, &self.roles, e)
+    }
+
+    /// Whether [`Handlers::panic_reach`] follows edge `e`.
+    pub fn follows_for_panics(&self, a: &Analysis<'_>, e: &Edge) -> bool {
+        follows_for_panics(a, &self.roles, e)
+    }
+}
+
+fn follows(program: &Program<'_>, roles: &[Role], e: &Edge) -> bool {
+    roles[program.node(e.to).func as usize] != Role::Startup
+}
+
+/// Not into startup code, not through a panic guard, not along a call resolved by name to
+/// too many methods.
+fn follows_for_panics(a: &Analysis<'_>, roles: &[Role], e: &Edge) -> bool {
+    follows(&a.program, roles, e)
+        && !(e.guarded || (e.may && fanout(a, e.func, e.site) > MAY_FANOUT))
 }
 
 fn fanout(a: &Analysis<'_>, f: FnId, site: u32) -> usize {

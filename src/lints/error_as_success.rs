@@ -21,13 +21,13 @@ declare_lint!(
 );
 
 /// A failure on the success side, found in fn `func`.
-struct SuccessSite {
-    at: Span,
+pub(crate) struct SuccessSite {
+    pub at: Span,
     /// The fn holding the site.
-    func: FnId,
-    why: Origin,
+    pub func: FnId,
+    pub why: Origin,
     /// The success constructor's name in fn `func`, for the `success` → `error` rename.
-    ctor_name: Option<Span>,
+    pub ctor_name: Option<Span>,
 }
 
 impl Lint for ErrorAsSuccess {
@@ -37,54 +37,27 @@ impl Lint for ErrorAsSuccess {
         let mut out = Vec::new();
         let mut seen: HashSet<Span> = HashSet::new();
         for f in cx.a.program.fn_ids() {
-            for sf in &cx.a.facts[f as usize].success_failures {
-                let node = cx.node(f, sf.owner);
+            for (node, site) in success_sites(cx, f) {
                 let Some(reach) = cx.reach(node) else {
                     continue;
                 };
                 if !cx.runs_tools(reach.handler) {
                     continue;
                 }
-                let site = SuccessSite {
-                    at: cx.site_span(sf.at),
-                    func: sf.at.func,
-                    why: sf.why,
-                    ctor_name: sf.ctor_name.map(|s| cx.span(f, s)),
-                };
                 if seen.insert(site.at) {
                     out.push(finding(cx, &site, &reach));
                 }
             }
         }
         for (h, f) in text_tools(cx) {
-            for ret in returns_of(cx, h, f) {
-                for o in ret.iter() {
-                    if o.part == Part::Err || !o.fact.is_failure() {
-                        continue;
-                    }
-                    let at = match o.via {
-                        Some(via) => via,
-                        None if o.site.func == f => o.site,
-                        None => continue,
-                    };
-                    let site = SuccessSite {
-                        func: at.func,
-                        at: if o.via.is_some() {
-                            cx.call_head_span(at)
-                        } else {
-                            cx.site_span(at)
-                        },
-                        why: *o,
-                        ctor_name: None,
-                    };
-                    // The chain down to a helper that put the failure in the result.
-                    let reach = cx
-                        .reach(cx.a.program.fn_node(at.func))
-                        .filter(|r| r.handler == h)
-                        .unwrap_or_else(|| cx.reach_of(h, vec![h]));
-                    if seen.insert(site.at) {
-                        out.push(finding(cx, &site, &reach));
-                    }
+            for site in returned_failures(cx, h, f) {
+                // The chain down to a helper that put the failure in the result.
+                let reach = cx
+                    .reach(cx.a.program.fn_node(site.func))
+                    .filter(|r| r.handler == h)
+                    .unwrap_or_else(|| cx.reach_of(h, vec![h]));
+                if seen.insert(site.at) {
+                    out.push(finding(cx, &site, &reach));
                 }
             }
         }
@@ -92,9 +65,55 @@ impl Lint for ErrorAsSuccess {
     }
 }
 
+/// The failures fn `f` puts into success results, with the body each is in.
+pub(crate) fn success_sites(cx: &Cx<'_>, f: FnId) -> Vec<(NodeId, SuccessSite)> {
+    cx.a.facts[f as usize]
+        .success_failures
+        .iter()
+        .map(|sf| {
+            let site = SuccessSite {
+                at: cx.site_span(sf.at),
+                func: sf.at.func,
+                why: sf.why,
+                ctor_name: sf.ctor_name.map(|s| cx.span(f, s)),
+            };
+            (cx.node(f, sf.owner), site)
+        })
+        .collect()
+}
+
+/// The failure text a text tool (handler `h`, fn `f`) returns as its success value: in the
+/// tool, or at the call of the helper that made it.
+pub(crate) fn returned_failures(cx: &Cx<'_>, h: NodeId, f: FnId) -> Vec<SuccessSite> {
+    let mut out = Vec::new();
+    for ret in returns_of(cx, h, f) {
+        for o in ret.iter() {
+            if o.part == Part::Err || !o.fact.is_failure() {
+                continue;
+            }
+            let at = match o.via {
+                Some(via) => via,
+                None if o.site.func == f => o.site,
+                None => continue,
+            };
+            out.push(SuccessSite {
+                func: at.func,
+                at: if o.via.is_some() {
+                    cx.call_head_span(at)
+                } else {
+                    cx.site_span(at)
+                },
+                why: *o,
+                ctor_name: None,
+            });
+        }
+    }
+    out
+}
+
 /// Tools whose success value is text (`String`, `Result<String, _>`): the text they return
 /// reaches the model as a successful result.
-fn text_tools(cx: &Cx<'_>) -> Vec<(NodeId, FnId)> {
+pub(crate) fn text_tools(cx: &Cx<'_>) -> Vec<(NodeId, FnId)> {
     let Some(sdk) = cx.sdk else { return Vec::new() };
     if !sdk.text_is_success() {
         return Vec::new();
@@ -112,11 +131,15 @@ fn text_tools(cx: &Cx<'_>) -> Vec<(NodeId, FnId)> {
         .collect()
 }
 
-fn is_text(ty: &Ty) -> bool {
+pub(crate) fn is_text(ty: &Ty) -> bool {
     matches!(ty.last_segment(), Some("String" | "str" | "Cow"))
 }
 
-fn returns_of<'a>(cx: &'a Cx<'_>, h: NodeId, f: FnId) -> Vec<&'a crate::analysis::value::Val> {
+pub(crate) fn returns_of<'a>(
+    cx: &'a Cx<'_>,
+    h: NodeId,
+    f: FnId,
+) -> Vec<&'a crate::analysis::value::Val> {
     let node = cx.a.program.node(h);
     let facts = &cx.a.facts[f as usize];
     facts
@@ -130,7 +153,7 @@ fn returns_of<'a>(cx: &'a Cx<'_>, h: NodeId, f: FnId) -> Vec<&'a crate::analysis
         .collect()
 }
 
-fn why_text(cx: &Cx<'_>, why: &Origin) -> String {
+pub(crate) fn why_text(cx: &Cx<'_>, why: &Origin) -> String {
     let program = &cx.a.program;
     if why.via.is_some() {
         let helper = program.name(why.site.func);

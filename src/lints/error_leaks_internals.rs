@@ -84,6 +84,11 @@ fn tool_nodes(cx: &Cx<'_>) -> Vec<NodeId> {
     nodes
 }
 
+/// Where a leak of internals (an `Internals` origin) is reported.
+pub(crate) fn leak_span(cx: &Cx<'_>, o: &Origin) -> Span {
+    describe(cx, o).0
+}
+
 /// Where the leak is, what it is, and for a `Debug` placeholder the format string rewritten
 /// to `Display`.
 fn describe(cx: &Cx<'_>, o: &Origin) -> (Span, String, Option<Edit>) {

@@ -32,6 +32,21 @@ pub struct ProtocolSite {
     pub message: Option<Span>,
     /// The name the user's `map_err` closure gives the error (`e` when there is none).
     pub binding: String,
+    /// Why this protocol error is no finding here, when it is not.
+    pub exempt: Option<Exempt>,
+}
+
+/// Why a protocol error a tool's exit carries is not reported at this tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exempt {
+    /// The spec's answer to an unknown tool (or method).
+    UnknownTool,
+    /// `mutex.lock().map_err(..)?`: poisoning, a server bug rather than a tool failure.
+    LockFailure,
+    /// An error the SDK sends as an `isError` result (pmcp's `tool_rejected`).
+    ToolRejection,
+    /// Made in another tool whose own `Err` is a protocol error: reported there.
+    OtherTool,
 }
 
 impl ProtocolSite {
@@ -63,10 +78,8 @@ pub fn handler_exits<'a>(cx: &'a Cx<'_>, handler: NodeId) -> impl Iterator<Item 
     })
 }
 
-/// Every protocol-error site of every tool whose `Err` is a JSON-RPC error, once per span.
-pub fn protocol_sites(cx: &Cx<'_>) -> Vec<ProtocolSite> {
-    let mut out = Vec::new();
-    let mut seen: HashSet<Span> = HashSet::new();
+/// The handlers that run tools: the package's tools and dispatchers, and handler closures.
+pub fn tool_handlers(cx: &Cx<'_>) -> Vec<NodeId> {
     let program = &cx.a.program;
     let mut handlers: Vec<NodeId> = program
         .fn_ids()
@@ -74,39 +87,65 @@ pub fn protocol_sites(cx: &Cx<'_>) -> Vec<ProtocolSite> {
         .map(|f| program.fn_node(f))
         .collect();
     handlers.extend(cx.handlers.closures.iter().copied());
-    for h in handlers {
-        if channel(cx, h) != Channel::Protocol {
-            continue;
-        }
-        let role = cx.node_role(h);
-        let hf = program.node(h).func;
-        for exit in handler_exits(cx, h) {
-            if exit.lock_failure || (role == Role::Dispatcher && exit.in_fallback) {
-                continue;
-            }
-            for site in exit_sites(cx, h, hf, exit) {
-                if seen.insert(site.span) {
-                    out.push(site);
-                }
+    handlers
+}
+
+/// Every protocol-error site of every tool whose `Err` is a JSON-RPC error, once per span.
+pub fn protocol_sites(cx: &Cx<'_>) -> Vec<ProtocolSite> {
+    let mut out = Vec::new();
+    let mut seen: HashSet<Span> = HashSet::new();
+    for h in tool_handlers(cx) {
+        for site in handler_protocol_sites(cx, h) {
+            if site.exempt.is_none() && seen.insert(site.span) {
+                out.push(site);
             }
         }
     }
     out
 }
 
+/// The protocol errors the exits of tool handler `h` carry, when its `Err` is a JSON-RPC
+/// error: the sites [`protocol_sites`] reports, and those it leaves out with the reason.
+pub fn handler_protocol_sites(cx: &Cx<'_>, h: NodeId) -> Vec<ProtocolSite> {
+    if channel(cx, h) != Channel::Protocol {
+        return Vec::new();
+    }
+    let role = cx.node_role(h);
+    let hf = cx.a.program.node(h).func;
+    let mut out = Vec::new();
+    for exit in handler_exits(cx, h) {
+        let exempt = if exit.lock_failure {
+            Some(Exempt::LockFailure)
+        } else if role == Role::Dispatcher && exit.in_fallback {
+            Some(Exempt::UnknownTool)
+        } else {
+            None
+        };
+        for mut site in exit_sites(cx, h, hf, exit) {
+            site.exempt = exempt.or(site.exempt);
+            out.push(site);
+        }
+    }
+    out
+}
+
+/// Where an exit of fn `hf` is reported: its `?`, the `Err(..)` that wrapped the error
+/// (`wrap`), or the exit itself.
+pub fn exit_span(cx: &Cx<'_>, hf: FnId, exit: &Exit, wrap: Option<ExprId>) -> Span {
+    let body = &cx.a.program.def(hf).body;
+    match (exit.kind, exit.question, wrap) {
+        (ExitKind::Question, Some(q), _) => cx.span(hf, q),
+        (_, _, Some(w)) => cx.span(hf, body.expr(w).span),
+        _ => cx.span(hf, body.expr(exit.at).span),
+    }
+}
+
 fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite> {
     let body = &cx.a.program.def(hf).body;
-    let local_span = |wrap: Option<ExprId>| -> Span {
-        match (exit.kind, exit.question, wrap) {
-            (ExitKind::Question, Some(q), _) => cx.span(hf, q),
-            (_, _, Some(w)) => cx.span(hf, body.expr(w).span),
-            _ => cx.span(hf, body.expr(exit.at).span),
-        }
-    };
     let mut out = Vec::new();
     let local = |protocol: Protocol, wrap: Option<ExprId>, ctor_site: Option<Site>| ProtocolSite {
         handler: h,
-        span: local_span(wrap),
+        span: exit_span(cx, hf, exit, wrap),
         func: hf,
         node: h,
         in_handler: true,
@@ -118,6 +157,7 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
             .filter(|_| !protocol.sdk_parse)
             .and_then(|s| ctor_message(cx, s)),
         binding: adapter_binding(body, exit.at),
+        exempt: None,
     };
     let mut other = false;
     let own = cx.sdk.is_some_and(|s| s.writes_own_responses());
@@ -126,25 +166,33 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
             other |= !matches!(o.fact, Fact::Param(_) | Fact::Returned);
             continue;
         };
-        if p.unknown_tool || matches!(p.ctor, ErrorCtor::MethodNotFound | ErrorCtor::ToolRejection)
-        {
-            continue;
-        }
+        let exempt = if p.unknown_tool || p.ctor == ErrorCtor::MethodNotFound {
+            Some(Exempt::UnknownTool)
+        } else if p.ctor == ErrorCtor::ToolRejection {
+            Some(Exempt::ToolRejection)
+        } else {
+            None
+        };
         if o.site.func == hf {
             // Made here (or made here and come back through recursion): the exit is the site.
             if o.via.is_none() {
-                out.push(local(p, o.wrap, Some(o.site)));
+                out.push(ProtocolSite {
+                    exempt,
+                    ..local(p, o.wrap, Some(o.site))
+                });
             }
             continue;
         }
         let func = o.site.func;
         // Made in another tool whose own `Err` is a protocol error: reported there.
-        if func != hf
+        let exempt = if func != hf
             && cx.handlers.role(func).handles_tools()
             && cx.handlers.channels[func as usize] == Channel::Protocol
         {
-            continue;
-        }
+            exempt.or(Some(Exempt::OtherTool))
+        } else {
+            exempt
+        };
         let def = cx.a.program.def(func);
         let span = match &def.body.expr(o.site.expr).kind {
             ExprKind::Try { question, .. } => cx.span(func, *question),
@@ -162,6 +210,7 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
             protocol: p,
             message: (!p.sdk_parse).then(|| ctor_message(cx, o.site)).flatten(),
             binding: "e".to_string(),
+            exempt,
         });
     }
     // An `Err` of another type in a tool whose every `Err` is a protocol error (trait
@@ -176,18 +225,19 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
                 }
             )
         });
-        if !unknown {
-            let about_args = exit.err.any(|o| {
-                matches!(
-                    o.fact,
-                    Fact::Foreign {
-                        about_args: true,
-                        ..
-                    }
-                )
-            });
-            let wrap = exit.err.iter().find_map(|o| o.wrap);
-            out.push(local(
+        let about_args = exit.err.any(|o| {
+            matches!(
+                o.fact,
+                Fact::Foreign {
+                    about_args: true,
+                    ..
+                }
+            )
+        });
+        let wrap = exit.err.iter().find_map(|o| o.wrap);
+        out.push(ProtocolSite {
+            exempt: unknown.then_some(Exempt::UnknownTool),
+            ..local(
                 Protocol {
                     ctor: if about_args && cx.sdk.is_some_and(|s| s.writes_own_responses()) {
                         ErrorCtor::InvalidParams
@@ -196,13 +246,13 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
                     },
                     code: None,
                     deserialize_prefix: false,
-                    unknown_tool: false,
+                    unknown_tool: unknown,
                     sdk_parse: false,
                 },
                 wrap,
                 None,
-            ));
-        }
+            )
+        });
     }
     out
 }

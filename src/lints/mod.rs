@@ -3,16 +3,16 @@
 //! folder, then listing it in [`ALL`].
 
 pub mod cx;
-mod error_as_success;
-mod error_escapes_tool;
-mod error_leaks_internals;
-mod exits;
-mod panic_abort_in_server;
-mod panic_in_tool;
+pub(crate) mod error_as_success;
+pub(crate) mod error_escapes_tool;
+pub(crate) mod error_leaks_internals;
+pub(crate) mod exits;
+pub(crate) mod panic_abort_in_server;
+pub(crate) mod panic_in_tool;
 mod reserved_error_code;
 mod stdout_in_stdio_server;
-mod unknown_tool_as_result;
-mod validation_as_protocol_error;
+pub(crate) mod unknown_tool_as_result;
+pub(crate) mod validation_as_protocol_error;
 
 use crate::diagnostic::{Finding, Level};
 pub use cx::Cx;

@@ -26,14 +26,23 @@ pub(crate) fn reached(cx: &Cx<'_>, f: FnId, site: &PanicSite, under_abort: bool)
     let reach = if under_abort {
         cx.reach(node)?
     } else {
-        if cx.sdk.is_some_and(|s| s.catches_panics())
-            || site.guarded
-            || graph::inside_guard(&cx.a.resolved, f, site.within)
-        {
+        if !unguarded(cx, f, site) {
             return None;
         }
         cx.panic_reach(node)?
     };
+    admitted(cx, f, site, reach)
+}
+
+/// Whether no panic guard (the SDK's or the project's) catches a panic at the site.
+pub(crate) fn unguarded(cx: &Cx<'_>, f: FnId, site: &PanicSite) -> bool {
+    !(cx.sdk.is_some_and(|s| s.catches_panics())
+        || site.guarded
+        || graph::inside_guard(&cx.a.resolved, f, site.within))
+}
+
+/// `reach` when a panic at the site, reached so, is one [`reached`] reports.
+pub(crate) fn admitted(cx: &Cx<'_>, f: FnId, site: &PanicSite, reach: Reach) -> Option<Reach> {
     // Other requests (listing, prompts, resources) are judged in the handler itself: their
     // helpers mostly build static data (schemas, descriptions).
     if !reach.in_handler() && !cx.runs_tools(reach.handler) {

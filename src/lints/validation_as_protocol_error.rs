@@ -39,11 +39,19 @@ impl Lint for ValidationAsProtocolError {
     }
 }
 
+/// Whether the SDK itself sends this argument error as an `isError` result: rmcp ≥ 1.8 does
+/// for errors with its deserialization prefix in router tools.
+pub(crate) fn sdk_converts(cx: &Cx<'_>, site: &ProtocolSite) -> bool {
+    site.protocol.deserialize_prefix
+        && cx
+            .sdk
+            .is_some_and(|s| s.converts_argument_errors(cx.node_role(site.handler)))
+}
+
 fn finding(cx: &Cx<'_>, site: &ProtocolSite) -> Option<Finding> {
     let sdk = cx.sdk?;
     let role = cx.node_role(site.handler);
-    // rmcp ≥ 1.8 turns errors with this prefix into isError results for router tools.
-    if site.protocol.deserialize_prefix && sdk.converts_argument_errors(role) {
+    if sdk_converts(cx, site) {
         return None;
     }
     let handler = cx.handler_phrase(site.handler);

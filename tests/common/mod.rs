@@ -2,8 +2,10 @@
 
 #![allow(dead_code)]
 
+pub mod contract;
 pub mod editor;
 pub mod ui_case;
+pub mod wire;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

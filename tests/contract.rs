@@ -1,0 +1,296 @@
+//! `mcp-lint contract`: the findings and the contract agree on every ui-test crate, each
+//! handler has its own paths, and the output is the documented one in every format.
+
+mod common;
+
+use common::contract::{contract, findings, server};
+use serde_json::Value;
+
+/// Lints whose findings are failure paths of a tool (the others are about the transport,
+/// error codes, or suppression comments).
+const PATH_LINTS: &[&str] = &[
+    "panic_in_tool",
+    "panic_abort_in_server",
+    "error_escapes_tool",
+    "validation_as_protocol_error",
+    "error_as_success",
+    "unknown_tool_as_result",
+    "error_leaks_internals",
+];
+
+/// Whether the contract lists a path for the finding `(lint, file, line)`.
+fn has_path(contract: &Value, lint: &str, file: &str, line: u64) -> bool {
+    let at = |v: &Value| v["file"] == file && v["line"] == line;
+    contract["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|t| t["failures"].as_array().into_iter().flatten())
+        .any(|f| {
+            if lint == "panic_abort_in_server" {
+                return f["abort"].as_array().into_iter().flatten().any(at);
+            }
+            let place = if f["reported_at"].is_object() {
+                &f["reported_at"]
+            } else {
+                &f["origin"]
+            };
+            f["lint"] == lint && at(place)
+        })
+}
+
+#[test]
+fn every_finding_of_every_ui_test_is_a_path_of_the_contract() {
+    let mut checked = 0;
+    let mut missing = Vec::new();
+    for case in common::ui_case::all() {
+        let (dir, _) = common::ui_case::scratch(&case).expect("scratch crate");
+        let found = findings(&dir);
+        let (contract, stderr, code) = contract(&dir, &[]);
+        assert_eq!(code, 0, "{}: {stderr}", case.display());
+        for (lint, file, line) in found {
+            if !PATH_LINTS.contains(&lint.as_str()) {
+                continue;
+            }
+            checked += 1;
+            if !has_path(&contract, &lint, &file, line) {
+                missing.push(format!(
+                    "{}: {lint} at {file}:{line} is not in the contract:\n{contract:#}",
+                    case.display()
+                ));
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n\n"));
+    assert!(checked >= 50, "only {checked} findings checked");
+}
+
+/// The contract of the bundled example in each format, compared in full with
+/// `tests/contract/notes-server.*` (re-written with `MCP_LINT_BLESS=1`).
+#[test]
+fn the_example_server_contract_in_every_format() {
+    let dir = common::repo().join("example/notes-server");
+    let mut failures = Vec::new();
+    for (format, extension) in [("human", "txt"), ("markdown", "md"), ("json", "json")] {
+        let out = common::mcp_lint(
+            &dir,
+            &["contract", ".", "--format", format, "--color", "never"],
+        );
+        let actual = format!(
+            "{}{}exit code: {}\n",
+            common::text(&out.stdout),
+            common::text(&out.stderr),
+            out.status.code().unwrap_or(-1)
+        );
+        let expected_path = common::repo()
+            .join("tests/contract")
+            .join(format!("notes-server.{extension}"));
+        if std::env::var_os("MCP_LINT_BLESS").is_some() {
+            std::fs::write(&expected_path, &actual).expect("bless");
+            continue;
+        }
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+        if expected != actual {
+            failures.push(format!(
+                "{format}: output differs\n--- expected\n{expected}\n--- actual\n{actual}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn colour_only_when_asked() {
+    let dir = common::repo().join("example/notes-server");
+    let always = common::mcp_lint(&dir, &["contract", ".", "--color", "always"]);
+    assert!(common::text(&always.stdout).contains("\u{1b}[33mjsonrpc_error\u{1b}[0m"));
+    let never = common::mcp_lint(&dir, &["contract", ".", "--color", "never"]);
+    assert!(!common::text(&never.stdout).contains('\u{1b}'));
+    // `auto` is off when stdout is not a terminal, as here.
+    let auto = common::mcp_lint(&dir, &["contract", "."]);
+    assert_eq!(auto.stdout, never.stdout);
+}
+
+/// Every contract mcp-lint writes (the example's, every ui-test's) is valid against the
+/// schema in `docs/contract.schema.json`.
+#[test]
+fn json_contracts_follow_the_documented_schema() {
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(common::repo().join("docs/contract.schema.json")).expect("schema"),
+    )
+    .expect("schema is JSON");
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    compiler
+        .add_resource("contract.schema.json", schema)
+        .expect("schema loads");
+    let index = compiler
+        .compile("contract.schema.json", &mut schemas)
+        .expect("schema compiles");
+    let (example, _, _) = contract(&common::repo().join("example/notes-server"), &[]);
+    let mut contracts = vec![("example".to_string(), example)];
+    for case in common::ui_case::all() {
+        let (dir, _) = common::ui_case::scratch(&case).expect("scratch crate");
+        contracts.push((case.display().to_string(), contract(&dir, &[]).0));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let mut channels = std::collections::BTreeSet::new();
+    for (name, c) in &contracts {
+        if let Err(e) = schemas.validate(c, index) {
+            panic!("{name}: the contract does not follow the schema:\n{e:#}\n{c:#}");
+        }
+        for f in c["tools"].as_array().into_iter().flatten() {
+            for p in f["failures"].as_array().into_iter().flatten() {
+                channels.insert(p["channel"].as_str().unwrap_or_default().to_string());
+            }
+        }
+    }
+    // Every channel occurs, so each part of the schema was checked on real output.
+    assert_eq!(
+        channels.into_iter().collect::<Vec<_>>(),
+        [
+            "is_error",
+            "jsonrpc_error",
+            "no_answer",
+            "server_exit",
+            "success"
+        ]
+    );
+    // The schema really constrains the output.
+    let mut broken = contracts[0].1.clone();
+    broken["tools"][0]["failures"][0]["channel"] = serde_json::json!("loud");
+    assert!(schemas.validate(&broken, index).is_err());
+}
+
+/// A helper two tools share is on both contracts (the lint reports its panic once), and a
+/// dispatcher does not repeat the paths of the tools it calls.
+#[test]
+fn each_handler_has_its_own_paths() {
+    let shared = r#"    #[tool(description = "A")]
+    async fn first(&self) -> String {
+        first_line("a")
+    }
+
+    #[tool(description = "B")]
+    async fn second(&self) -> String {
+        first_line("b")
+    }
+"#;
+    let code = server(shared).replace(
+        "fn main() {}",
+        "fn first_line(text: &str) -> String {\n    text.lines().next().unwrap().to_string()\n}\n\nfn main() {}",
+    );
+    let dir = common::scratch_crate(
+        "own_paths",
+        &["rmcp = \"3.11\"".to_string()],
+        &[("src/main.rs", &code)],
+    );
+    let (shared_contract, stderr, status) = contract(&dir, &[]);
+    assert_eq!(status, 0, "{stderr}");
+    let lints: Vec<(String, Value, Value)> = shared_contract["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|t| {
+            t["failures"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(move |f| {
+                    (
+                        t["name"].as_str().unwrap_or_default().to_string(),
+                        f["chain"].clone(),
+                        f["lint"].clone(),
+                    )
+                })
+        })
+        .collect();
+    assert_eq!(
+        lints,
+        [
+            (
+                "first".to_string(),
+                serde_json::json!(["first", "first_line"]),
+                serde_json::json!("panic_in_tool")
+            ),
+            (
+                "second".to_string(),
+                serde_json::json!(["second", "first_line"]),
+                serde_json::json!("panic_in_tool")
+            ),
+        ]
+    );
+    let found = findings(&dir);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // A manual dispatcher calling a tool fn: the protocol errors the tool's helper makes are
+    // the tool's, not the dispatcher's too.
+    let manual = r#"use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+
+pub struct Server;
+
+impl Server {
+    async fn fetch(&self) -> Result<CallToolResult, McpError> {
+        let body = load()?;
+        Ok(CallToolResult::success(vec![ContentBlock::text(body)]))
+    }
+}
+
+fn load() -> Result<String, McpError> {
+    std::fs::read_to_string("/body").map_err(|e| McpError::internal_error(e.to_string(), None))
+}
+
+impl ServerHandler for Server {
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
+        match request.name.as_ref() {
+            "fetch" => self.fetch().await,
+            _ => Err(McpError::invalid_params("unknown tool", None)),
+        }
+    }
+}
+
+fn main() {}
+"#;
+    let dir = common::scratch_crate(
+        "dispatched",
+        &["rmcp = \"3.11\"".to_string()],
+        &[("src/main.rs", manual)],
+    );
+    let (contract, stderr, _) = contract(&dir, &[]);
+    let tool = |name: &str| {
+        contract["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|t| t["name"] == name)
+            .unwrap_or_else(|| panic!("{name}: {stderr}{contract:#}"))
+            .clone()
+    };
+    let kinds = |t: &Value| -> Vec<String> {
+        t["failures"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|f| format!("{} {} {}", f["channel"], f["kind"], f["origin"]["line"]))
+            .collect()
+    };
+    assert_eq!(tool("fetch")["kind"], "tool");
+    // Made in `load`, which only the tool calls.
+    assert_eq!(
+        kinds(&tool("fetch")),
+        ["\"jsonrpc_error\" \"execution\" 15"]
+    );
+    assert_eq!(
+        kinds(&tool("call_tool")),
+        ["\"jsonrpc_error\" \"unknown_tool\" 26"]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

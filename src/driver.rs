@@ -433,8 +433,14 @@ pub fn summary(outcome: &Outcome, denied: usize, warned: usize) -> String {
             plural(files.len(), "file")
         )
     };
+    let closures = match outcome.closure_handlers {
+        0 => String::new(),
+        1 => " (1 registered as a closure)".to_string(),
+        n => format!(" ({n} registered as closures)"),
+    };
+    let notes: String = outcome.notes.iter().map(|n| format!("; {n}")).collect();
     let mut line = format!(
-        "mcp-lint: {result} ({} read, {} checked)",
+        "mcp-lint: {result} ({} read, {} checked{closures}{notes})",
         plural(outcome.rust_files, "Rust file"),
         plural(outcome.handlers, "tool handler")
     );

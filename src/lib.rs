@@ -56,11 +56,16 @@ pub struct Outcome {
     pub workspace: Workspace,
     /// (finding, index of its package in `workspace.packages`)
     pub findings: Vec<(Finding, Option<usize>)>,
+    /// Tool handlers checked, and how many of them are closures given to a registration call.
     pub handlers: usize,
+    pub closure_handlers: usize,
     /// Rust files read (manifests shown in findings are not counted).
     pub rust_files: usize,
     /// Configuration that is not read (near-miss table names), for the user to see.
     pub warnings: Vec<String>,
+    /// What the run could not check, for the summary line (an SDK whose error channel is
+    /// not known).
+    pub notes: Vec<String>,
     /// Each handler's failure contract (`mcp-lint contract`; empty for a lint run).
     pub contract: Vec<contract::Tool>,
 }

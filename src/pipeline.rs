@@ -113,11 +113,15 @@ fn run(
     }
     let rust_files = sources.files.len();
     let abort = abort_settings(&workspace, &mut sources);
-    let mut handlers = 0;
+    let mut handlers = Checked::default();
+    let mut notes = Vec::new();
     let mut contracts = Vec::new();
     for (pi, files) in per_package.iter().enumerate() {
-        if sdks[pi].is_none() {
+        let Some(sdk) = sdks[pi].as_deref() else {
             continue;
+        };
+        if !sdk.error_channel_known() {
+            notes.push(unknown_channel_note(sdk));
         }
         let linked: Vec<&FileIr> = links[pi]
             .iter()
@@ -128,7 +132,7 @@ fn run(
             package: &workspace.packages[pi],
             config: &configs[pi],
             levels: &levels[pi],
-            sdk: sdks[pi].as_deref(),
+            sdk: Some(sdk),
             files: linked,
             own: files.len(),
             abort: &abort[pi],
@@ -138,7 +142,8 @@ fn run(
         match isolate(|| crate_findings(&input)) {
             Ok((found, n, tools)) => {
                 findings.extend(found.into_iter().map(|f| (f, Some(pi))));
-                handlers += n;
+                handlers.tools += n.tools;
+                handlers.closures += n.closures;
                 contracts.extend(tools);
             }
             Err(panic) => {
@@ -158,11 +163,33 @@ fn run(
         sources,
         workspace,
         findings,
-        handlers,
+        handlers: handlers.tools,
+        closure_handlers: handlers.closures,
         rust_files,
         warnings,
+        notes: {
+            notes.sort();
+            notes.dedup();
+            notes
+        },
         contract: contracts,
     })
+}
+
+/// Tool handlers found, and how many of them are closures given to a registration call.
+#[derive(Clone, Copy, Default)]
+struct Checked {
+    tools: usize,
+    closures: usize,
+}
+
+/// What the summary line says about an SDK whose error channel is not known.
+fn unknown_channel_note(sdk: &dyn sdk::Sdk) -> String {
+    let version = sdk.version().map(|v| format!(" {v}")).unwrap_or_default();
+    format!(
+        "error channel of sdk \"{}{version}\" unknown: error lints off",
+        sdk.name()
+    )
 }
 
 /// `parse_error` and `io_error` at the level their package configures (or the command line,
@@ -357,11 +384,12 @@ fn detect_sdks(
         h.serves_tools_call |= text.contains("\"tools/call\"");
         h.catches_panics |= text.contains(".catch_panics(");
     }
+    let members: Vec<&str> = workspace.packages.iter().map(|p| p.name.as_str()).collect();
     workspace
         .packages
         .iter()
         .zip(&hints)
-        .map(|(p, h)| sdk::detect(p, *h))
+        .map(|(p, h)| sdk::detect(p, *h, &members))
         .collect()
 }
 
@@ -470,7 +498,7 @@ struct CrateInput<'a> {
 
 /// Analyses one package and runs the enabled lints; returns the findings, the number of
 /// handlers found in the package and, when asked, their contracts.
-fn crate_findings(input: &CrateInput<'_>) -> (Vec<Finding>, usize, Vec<crate::contract::Tool>) {
+fn crate_findings(input: &CrateInput<'_>) -> (Vec<Finding>, Checked, Vec<crate::contract::Tool>) {
     let analysis =
         crate::analysis::analyse(input.files.clone(), input.own, input.sdk, input.config);
     let own_responses = input.sdk.is_some_and(|s| s.writes_own_responses());
@@ -501,11 +529,11 @@ fn crate_findings(input: &CrateInput<'_>) -> (Vec<Finding>, usize, Vec<crate::co
         stdio: &stdio,
         abort_settings: input.abort,
     };
-    let count = handler_count(&cx)
-        + dispatch
-            .as_ref()
-            .filter(|_| serving)
-            .map_or(0, |d| d.inline_tools.len());
+    let mut count = handler_count(&cx);
+    count.tools += dispatch
+        .as_ref()
+        .filter(|_| serving)
+        .map_or(0, |d| d.inline_tools.len() + d.arms.len());
     let mut out = Vec::new();
     for lint in lints::ALL {
         let level = input
@@ -536,7 +564,7 @@ fn crate_findings(input: &CrateInput<'_>) -> (Vec<Finding>, usize, Vec<crate::co
     (out, count, tools)
 }
 
-fn handler_count(cx: &lints::Cx<'_>) -> usize {
+fn handler_count(cx: &lints::Cx<'_>) -> Checked {
     let program = &cx.a.program;
     let fns = program
         .fn_ids()
@@ -548,7 +576,10 @@ fn handler_count(cx: &lints::Cx<'_>) -> usize {
         .iter()
         .filter(|&&n| program.is_own(program.node(n).func))
         .count();
-    fns + closures
+    Checked {
+        tools: fns + closures,
+        closures,
+    }
 }
 
 /// Applies suppression comments, in every file that has findings or directives.

@@ -924,6 +924,11 @@ fn std_method_type(recv: &Ty, method: &str) -> Option<Ty> {
     match method {
         "unwrap" | "expect" | "unwrap_or" | "unwrap_or_default" | "unwrap_or_else"
         | "unwrap_unchecked" => Some(payload(recv).cloned().unwrap_or_else(|| recv.clone())),
+        "get" | "get_mut" if super::types::once_cell_value(recv).is_some() => {
+            super::types::once_cell_value(recv)
+                .cloned()
+                .map(|t| wrap("Option", t))
+        }
         "get" | "get_mut" | "first" | "last" | "pop" | "remove" | "next" => {
             element(recv).cloned().map(|t| wrap("Option", t))
         }

@@ -25,6 +25,14 @@ pub struct Dispatch {
     pub inline_tools: Vec<(FnId, ExprId)>,
     /// Whether some `tools/call` arm exists: the crate serves tools.
     pub serves: bool,
+    /// `tools/call` arms that reach no selector, in a fn that is no dispatcher otherwise
+    /// (the request loop in `main` unpacking the call for a router): the arm is the
+    /// dispatcher, its own panics are the request's.
+    pub arms: Vec<(FnId, ExprId)>,
+    /// Fns and closures registered under a tool's name (`router.append("read", read)`,
+    /// `tools.insert("read".into(), Box::new(|args| ..))`): the tools a registry holds.
+    pub registered: Vec<FnId>,
+    pub registered_closures: Vec<NodeId>,
     /// Per fn: its `Err` becomes a JSON-RPC error object.
     pub protocol: Vec<bool>,
 }
@@ -51,6 +59,7 @@ impl Dispatch {
                 d.serves = true;
                 let span = body.expr(arm).span;
                 let mut entered = false;
+                let mut delegates = false;
                 for call in &a.resolved[f as usize].calls {
                     let inside = body.expr(call.expr).span;
                     if call.may
@@ -60,6 +69,7 @@ impl Dispatch {
                     {
                         continue;
                     }
+                    delegates |= call.targets.iter().any(|&t| program.is_own(t));
                     for &t in &call.targets {
                         if let Some(path) = path_to_selector(a, t, &is_selector) {
                             entered = true;
@@ -69,6 +79,8 @@ impl Dispatch {
                 }
                 if !entered && is_selector(f) {
                     d.dispatchers.push(f);
+                } else if !entered && !delegates {
+                    d.arms.push((f, arm));
                 }
             }
         }
@@ -84,8 +96,14 @@ impl Dispatch {
                 }
             }
         }
+        if d.serves {
+            registrations(a, &own, &mut d);
+        }
+        d.arms.retain(|(f, _)| !d.dispatchers.contains(f));
         d.dispatchers.sort_unstable();
         d.dispatchers.dedup();
+        d.tools.retain(|t| !d.dispatchers.contains(t));
+        d.tools.extend(d.registered.iter().copied());
         d.tools.retain(|t| !d.dispatchers.contains(t));
         d.tools.sort_unstable();
         d.tools.dedup();
@@ -132,6 +150,85 @@ impl Dispatch {
     pub fn count(&self) -> usize {
         self.dispatchers.len() + self.tools.len() + self.inline_tools.len()
     }
+}
+
+/// Registrations of tools under their names: a method call whose first argument is a
+/// string that is not a JSON-RPC method and whose other argument is a crate fn or a closure.
+fn registrations(a: &Analysis<'_>, own: &[FnId], d: &mut Dispatch) {
+    let program = &a.program;
+    for &f in own {
+        let body = &program.def(f).body;
+        for e in &body.exprs {
+            let ExprKind::MethodCall { args, .. } = &e.kind else {
+                continue;
+            };
+            let [key, rest @ ..] = args.as_slice() else {
+                continue;
+            };
+            if rest.is_empty() || !key_str(body, *key).is_some_and(is_tool_name) {
+                continue;
+            }
+            for &value in rest {
+                if let Some(c) = super::handlers::closure_value(body, value) {
+                    d.registered_closures.push(program.closure_node(f, c));
+                } else if let Some(t) = fn_value(a, f, body, value) {
+                    d.registered.push(t);
+                }
+            }
+        }
+    }
+    d.registered_closures.sort_unstable();
+    d.registered_closures.dedup();
+}
+
+/// The string a registration key is (`"read"`, `"read".to_string()`, `String::from("read")`).
+fn key_str(body: &Body, e: ExprId) -> Option<&str> {
+    match &body.expr(e).kind {
+        ExprKind::MethodCall {
+            receiver,
+            method,
+            args,
+            ..
+        } if args.is_empty() && matches!(method.as_str(), "to_string" | "into" | "to_owned") => {
+            body.str_lit(*receiver)
+        }
+        ExprKind::Call { func, args }
+            if args.len() == 1
+                && matches!(&body.expr(*func).kind, ExprKind::Path(p) if p.last().is_some_and(|l| l == "from")) =>
+        {
+            body.str_lit(args[0])
+        }
+        _ => body.str_lit(e),
+    }
+}
+
+/// A tool's name, not a JSON-RPC method's (`tools/list`, `initialize`, `ping`).
+fn is_tool_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.contains('/')
+        && !matches!(name, "initialize" | "ping")
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+/// The crate fn a registration's value is: the fn itself, `f.into_dyn()`, `Box::new(f)`.
+fn fn_value(a: &Analysis<'_>, f: FnId, body: &Body, mut e: ExprId) -> Option<FnId> {
+    for _ in 0..4 {
+        let found = a.resolved[f as usize]
+            .targets(e)
+            .find(|c| c.kind == CallKind::FnValue)
+            .and_then(|c| c.targets.first().copied());
+        if found.is_some() {
+            return found;
+        }
+        e = match &body.expr(e).kind {
+            ExprKind::MethodCall { receiver, args, .. } if args.is_empty() => *receiver,
+            ExprKind::Call { args, .. } if args.len() == 1 => args[0],
+            _ => return None,
+        };
+    }
+    None
 }
 
 /// Bodies of the arms that answer `"tools/call"` (`match method { "tools/call" => .. }`, `if

@@ -39,6 +39,7 @@ fn origin(a: &Analysis<'_>, sources: &SourceMap, o: &Origin) -> String {
         Part::Plain => "",
         Part::Ok => "Ok:",
         Part::Err => "Err:",
+        Part::OkErr => "OkErr:",
     };
     let fact = match o.fact {
         Fact::Protocol(p) => format!(

@@ -81,6 +81,19 @@ pub enum PanicKind {
     Index,
 }
 
+/// What an invariant panic asserts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Invariant {
+    /// `lock().unwrap()`: the lock is not poisoned (no other panic while it was held).
+    Lock,
+    /// `expect("..")` whose message says the author established it.
+    Stated,
+    /// `child.stdout.take().expect(..)` after the stream was piped.
+    Piped,
+    /// `unreachable!()` in a fallback arm.
+    Excluded,
+}
+
 #[derive(Clone, Debug)]
 pub struct PanicSite {
     pub owner: Option<ClosureId>,
@@ -93,8 +106,8 @@ pub struct PanicSite {
     pub guarded: bool,
     /// The call whose arguments hold the site.
     pub within: Option<u32>,
-    /// An asserted invariant rather than a failure on caller data.
-    pub invariant: bool,
+    /// An asserted invariant rather than a failure on caller data: which one.
+    pub invariant: Option<Invariant>,
     /// Parameters whose values reach an index or slice bound here.
     pub params: Vec<u16>,
 }

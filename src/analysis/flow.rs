@@ -57,6 +57,9 @@ pub struct Flow<'p, 'a> {
     pub catch: u32,
     /// Call sites whose arguments are being evaluated, innermost last.
     pub open: Vec<u32>,
+    /// The value each closure evaluated to, for the calls that run it and hand back its
+    /// result (`spawn_blocking(move || ..)`).
+    pub closure_vals: std::collections::HashMap<ClosureId, Val>,
     next_group: u32,
     pub checks: Checks,
     pub sinks: Vec<u8>,
@@ -116,6 +119,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             tool_arm: 0,
             catch: 0,
             open: Vec::new(),
+            closure_vals: std::collections::HashMap::new(),
             next_group: 0,
             checks: Checks::default(),
             sinks: vec![0; def.params.len()],
@@ -438,6 +442,7 @@ impl<'p, 'a> Flow<'p, 'a> {
                 if body.closure(*c).is_async_block {
                     v
                 } else {
+                    self.closure_vals.insert(*c, v);
                     Val::default()
                 }
             }
@@ -545,7 +550,11 @@ impl<'p, 'a> Flow<'p, 'a> {
                     "Ok" | "Some" => v.success(),
                     "Err" => {
                         let mut e = v.part(Part::Err);
-                        e.push(self.err_marker(at, elems.first().copied()));
+                        // The value bound is an error; where it was made is known when the
+                        // matched value carries its origin (a task's `Ok(Err(e))`).
+                        if !e.any(|o| matches!(o.fact, Fact::Protocol(_))) {
+                            e.push(self.err_marker(at, elems.first().copied()));
+                        }
                         e
                     }
                     _ => v.clone(),
@@ -652,11 +661,58 @@ impl<'p, 'a> Flow<'p, 'a> {
         let then_diverges = super::text::diverges(self.body, then);
         let mut v = self.in_branch(group, then_diverges, gates, |f| f.eval(then));
         if let Some(e) = els {
+            // `if let Some(tool) = tools.get(name) { .. } else { .. }`: the `else` answers a
+            // name no tool has.
+            let lookup = self.is_name_lookup(cond);
             let d = super::text::diverges(self.body, e);
-            let ev = self.in_branch(group, d, negated, |f| f.eval(e));
+            let ev = self.in_branch(group, d, negated, |f| {
+                f.name_fallback += u32::from(lookup);
+                let v = f.eval(e);
+                f.name_fallback -= u32::from(lookup);
+                if lookup {
+                    f.fallback_value(e, &v);
+                }
+                v
+            });
             v.join(&ev);
         }
         v
+    }
+
+    /// `let Some(..) = <something with the tool's name>`: a lookup of the tool by name.
+    fn is_name_lookup(&self, cond: ExprId) -> bool {
+        let body = self.body;
+        matches!(&body.expr(cond).kind, ExprKind::Let { pat, expr }
+            if matches!(&body.pat(*pat).kind, PatKind::TupleStruct { path, .. }
+                if path.last().is_some_and(|l| l == "Some"))
+                && super::text::mentions_name(body, *expr))
+    }
+
+    /// The value of a branch that answers an unknown tool name: a tool result in it (built
+    /// there, by a helper, or held in a variable) is the answer, unless one was recorded at
+    /// its constructor already.
+    fn fallback_value(&mut self, branch: ExprId, v: &Val) {
+        let span = self.body.expr(branch).span;
+        let body = self.body;
+        let recorded = self.facts.fallback_results.iter().any(|r| {
+            let at = body.expr(r.at).span;
+            r.owner == self.owner && at.start >= span.start && at.end <= span.end
+        });
+        if recorded {
+            return;
+        }
+        let result = v.iter().find_map(|o| match (o.fact, o.part) {
+            (Fact::ToolError, Part::Plain | Part::Ok) => Some(false),
+            (Fact::Success, Part::Plain | Part::Ok) => Some(true),
+            _ => None,
+        });
+        if let Some(success) = result {
+            self.facts.fallback_results.push(FallbackResult {
+                owner: self.owner,
+                at: branch,
+                success,
+            });
+        }
     }
 
     fn match_expr(&mut self, scrutinee: ExprId, arms: &[Arm]) -> Val {
@@ -666,7 +722,11 @@ impl<'p, 'a> Flow<'p, 'a> {
         let mut out = Val::default();
         for arm in arms {
             let diverges = super::text::diverges(self.body, arm.body);
-            let fallback = super::text::is_fallback(self.body, arm.pat);
+            // `None` of a lookup by name is the name no tool has.
+            let fallback = super::text::is_fallback(self.body, arm.pat)
+                || (on_name
+                    && matches!(&self.body.pat(arm.pat).kind,
+                        PatKind::Path(p) if p.last().is_some_and(|l| l == "None")));
             let v = self.in_branch(group, diverges, Vec::new(), |f| {
                 if fallback {
                     f.fallback += 1;
@@ -685,6 +745,7 @@ impl<'p, 'a> Flow<'p, 'a> {
                     f.fallback -= 1;
                     if on_name {
                         f.name_fallback -= 1;
+                        f.fallback_value(arm.body, &v);
                     }
                 } else if on_name {
                     f.tool_arm -= 1;
@@ -841,7 +902,7 @@ impl<'p, 'a> Flow<'p, 'a> {
                 kind: PanicKind::Index,
                 guarded: self.catch > 0,
                 within: self.open.last().copied(),
-                invariant: false,
+                invariant: None,
                 params,
             });
         }

@@ -257,7 +257,7 @@ impl Flow<'_, '_> {
         &mut self,
         id: ExprId,
         path: &[String],
-        _args: &[ExprId],
+        args: &[ExprId],
         vals: &[Val],
     ) -> Option<Val> {
         let resolved = self.imports.resolve_segments(path);
@@ -265,9 +265,25 @@ impl Flow<'_, '_> {
         let first = || vals.first().cloned().unwrap_or_default();
         let n = r.len();
         let last = *r.last()?;
+        // A task's result comes back when its handle is awaited (or joined), inside an `Ok`;
+        // `block_in_place` hands it back as is.
+        let task = matches!(r.first(), Some(&"tokio" | &"std" | &"async_std" | &"smol"));
+        if task && matches!(last, "spawn_blocking" | "spawn" | "block_in_place") {
+            let value = match args.first().map(|&a| &self.body.expr(a).kind) {
+                Some(ExprKind::Closure(c)) if !self.body.closure(*c).is_async_block => {
+                    self.closure_vals.get(c).cloned().unwrap_or_default()
+                }
+                _ => first(),
+            };
+            return Some(if last == "block_in_place" {
+                value
+            } else {
+                value.joined_task()
+            });
+        }
         if n >= 2 && r[n - 2] == "process" && matches!(last, "exit" | "abort") {
             let span = self.body.expr(id).span;
-            self.panic_site(span, format!("`{}`", r.join("::")), PanicKind::Exit, false);
+            self.panic_site(span, format!("`{}`", r.join("::")), PanicKind::Exit, None);
             return Some(Val::default());
         }
         if r.first() == Some(&"tracing_subscriber") {
@@ -545,7 +561,13 @@ impl Flow<'_, '_> {
         });
     }
 
-    pub fn panic_site(&mut self, span: Sp, what: String, kind: PanicKind, invariant: bool) {
+    pub fn panic_site(
+        &mut self,
+        span: Sp,
+        what: String,
+        kind: PanicKind,
+        invariant: Option<Invariant>,
+    ) {
         self.facts.panics.push(PanicSite {
             owner: self.owner,
             at: None,
@@ -914,16 +936,24 @@ impl Flow<'_, '_> {
             if matches!(m.name.as_str(), "write" | "writeln")
                 && m.args.first().is_some_and(|&d| !self.is_stdout_expr(d)));
         let message = arg0.and_then(|a| body.str_lit(a)).unwrap_or_default();
-        if lock
-            || serialization
+        if serialization
             || write_to_memory
             || text::is_constant(body, inner)
             || self.checked_before(inner)
-            || (method == "expect" && text::states_invariant(message))
         {
             return;
         }
-        let invariant = method == "expect" && self.invariant_established(inner);
+        // Asserted, not caller data: a lock poisoned only by another panic, an `expect` whose
+        // message or preceding code establishes what it expects.
+        let invariant = if lock {
+            Some(Invariant::Lock)
+        } else if method == "expect" && text::states_invariant(message) {
+            Some(Invariant::Stated)
+        } else if method == "expect" && self.invariant_established(inner) {
+            Some(Invariant::Piped)
+        } else {
+            None
+        };
         let span = match &body.expr(id).kind {
             ExprKind::MethodCall { method_span, .. } => Sp {
                 start: method_span.start,
@@ -1246,6 +1276,7 @@ impl Flow<'_, '_> {
         if own && let Some(c) = get("content") {
             let is_error = get("isError")
                 .is_some_and(|i| matches!(members[i].value, Json::Lit(Lit::Bool(true), _)));
+            self.fallback_result(at, !is_error);
             if is_error {
                 self.error_text(at, &vals[c..=c]);
                 out.push(self.origin(Fact::ToolError, at));
@@ -1324,7 +1355,8 @@ impl Flow<'_, '_> {
             }
             "panic" | "todo" | "unimplemented" | "unreachable" | "assert" | "assert_eq"
             | "assert_ne" => {
-                let invariant = m.name == "unreachable" && self.fallback > 0;
+                let invariant =
+                    (m.name == "unreachable" && self.fallback > 0).then_some(Invariant::Excluded);
                 self.panic_site(span, format!("`{}!`", m.name), PanicKind::Macro, invariant);
                 Val::default()
             }
@@ -1347,7 +1379,8 @@ impl Flow<'_, '_> {
                 v
             }
             "json" => json.unwrap_or_default(),
-            "vec" | "dbg" => {
+            // `select!`'s value is its branches': each is a block that ends in its handler.
+            "vec" | "dbg" | "select" | "select_biased" => {
                 let mut out = Val::default();
                 for v in &arg_vals {
                     out.join(v);

@@ -17,6 +17,8 @@ pub struct Handlers {
     pub closures: Vec<NodeId>,
     pub reach: Vec<Option<Reached>>,
     pub panic_reach: Vec<Option<Reached>>,
+    /// `tools/call` arms that are the dispatcher themselves (see [`Dispatch::arms`]).
+    pub arms: Vec<(FnId, crate::model::ir::ExprId)>,
 }
 
 /// Calls resolved by name to more than this many methods are not followed for panics.
@@ -44,7 +46,9 @@ impl Handlers {
                 None => Role::None,
             })
             .collect();
-        if let Some(d) = dispatch.filter(|d| serving && !d.dispatchers.is_empty()) {
+        if let Some(d) =
+            dispatch.filter(|d| serving && !(d.dispatchers.is_empty() && d.tools.is_empty()))
+        {
             for &f in &d.dispatchers {
                 roles[f as usize] = Role::Dispatcher;
             }
@@ -100,10 +104,17 @@ impl Handlers {
                 }
             })
             .collect();
-        let closures = if serving {
+        let mut closures = if serving {
             sdk.map(|s| handler_closures(a, s)).unwrap_or_default()
         } else {
             Vec::new()
+        };
+        let arms = match dispatch {
+            Some(d) if serving => {
+                closures.extend(d.registered_closures.iter().copied());
+                d.arms.clone()
+            }
+            _ => Vec::new(),
         };
         let mut roots: Vec<NodeId> = program
             .fn_ids()
@@ -123,6 +134,7 @@ impl Handlers {
             closures,
             reach,
             panic_reach,
+            arms,
         }
     }
 
@@ -197,6 +209,35 @@ fn role_of(program: &Program<'_>, sdk: &dyn Sdk, f: FnId) -> Role {
     )
 }
 
+/// The closure an argument evaluates to: written in place, as the tail of a block that
+/// clones what it captures first (`{ let db = db.clone(); move |args| .. }`), or boxed.
+pub fn closure_value(
+    body: &crate::model::ir::Body,
+    mut e: crate::model::ir::ExprId,
+) -> Option<crate::model::ir::ClosureId> {
+    // Each step goes into a strictly smaller expression; the bound is for hostile nesting.
+    for _ in 0..16 {
+        match &body.expr(e).kind {
+            ExprKind::Closure(c) => return Some(*c),
+            ExprKind::Block { tail: Some(t), .. } => e = *t,
+            ExprKind::Call { func, args } if args.len() == 1 && is_wrapper_new(body, *func) => {
+                e = args[0]
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// `Box::new`, `Arc::new`, `Rc::new`: a handler stored behind a pointer.
+fn is_wrapper_new(body: &crate::model::ir::Body, func: crate::model::ir::ExprId) -> bool {
+    let ExprKind::Path(path) = &body.expr(func).kind else {
+        return false;
+    };
+    let n = path.len();
+    n >= 2 && path[n - 1] == "new" && matches!(path[n - 2].as_str(), "Box" | "Arc" | "Rc")
+}
+
 /// Closures given to the SDK's handler-registering methods.
 fn handler_closures(a: &Analysis<'_>, sdk: &dyn Sdk) -> Vec<NodeId> {
     let methods = sdk.handler_closure_methods();
@@ -218,7 +259,7 @@ fn handler_closures(a: &Analysis<'_>, sdk: &dyn Sdk) -> Vec<NodeId> {
                 continue;
             }
             for &arg in args {
-                if let ExprKind::Closure(c) = body.expr(arg).kind {
+                if let Some(c) = closure_value(body, arg) {
                     out.push(program.closure_node(f, c));
                 }
             }

@@ -41,10 +41,18 @@ pub fn mentions_unknown_tool(text: &str) -> bool {
 }
 
 /// A message about the `tools/call` request itself rather than the tool's arguments: its
-/// `params` object or the tool's name (`Missing params`, `tools/call requires 'name'`).
+/// `params` object, the tool's name (`Missing params`, `tools/call requires 'name'`), or a
+/// multi-round-trip request's `requestState`/`inputResponses` that do not match what the
+/// server asked for (a protocol error by the spec).
 pub fn mentions_request(text: &str) -> bool {
     let t = text.to_lowercase();
-    t.contains("tools/call")
+    let compact: String = t
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '_' | '-'))
+        .collect();
+    compact.contains("requeststate")
+        || compact.contains("inputresponse")
+        || t.contains("tools/call")
         || t.contains("tool name")
         || t.contains("'name'")
         || (t.contains("params") && !t.contains("argument"))

@@ -38,6 +38,9 @@ pub struct TypeTable<'a> {
     free_at: HashMap<(&'a str, &'a [String]), Vec<FnId>>,
     /// Types with methods.
     method_owners: HashMap<&'a str, ()>,
+    /// `impl Deref for T { type Target = U; }`: `T` → `U`, for fields and methods reached by
+    /// auto-deref (a newtype around `Arc<Inner>`).
+    deref_targets: HashMap<&'a str, &'a Ty>,
     /// Methods by name alone, for calls whose receiver type is unknown.
     by_method_name: HashMap<&'a str, Vec<FnId>>,
     consts: HashMap<&'a str, Vec<i64>>,
@@ -57,6 +60,7 @@ impl<'a> TypeTable<'a> {
             free: HashMap::new(),
             free_at: HashMap::new(),
             method_owners: HashMap::new(),
+            deref_targets: HashMap::new(),
             by_method_name: HashMap::new(),
             consts: HashMap::new(),
             aliases: HashMap::new(),
@@ -89,6 +93,11 @@ impl<'a> TypeTable<'a> {
                         .or_default()
                         .push(self_name);
                     t.traits_of.entry(self_name).or_default().push(trait_name);
+                    if trait_name == "Deref"
+                        && let Some((_, target)) = i.assoc_types.iter().find(|(n, _)| n == "Target")
+                    {
+                        t.deref_targets.entry(self_name).or_insert(target);
+                    }
                 }
             }
         }
@@ -134,9 +143,28 @@ impl<'a> TypeTable<'a> {
 
     /// The type of field `field` of crate type `ty`.
     pub fn field_ty(&self, ty: &str, field: &str) -> Option<&'a Ty> {
-        let defs = self.structs.get(ty)?;
-        defs.iter()
-            .find_map(|s| s.fields.iter().find(|(n, _)| n == field).map(|(_, t)| t))
+        let mut ty = ty;
+        // A few steps of auto-deref through the crate's own `Deref` impls.
+        for _ in 0..4 {
+            let found = self.structs.get(ty).and_then(|defs| {
+                defs.iter()
+                    .find_map(|s| s.fields.iter().find(|(n, _)| n == field).map(|(_, t)| t))
+            });
+            if found.is_some() {
+                return found;
+            }
+            ty = self.deref_target(ty)?;
+        }
+        None
+    }
+
+    /// The crate type `ty` derefs to (`impl Deref for Service { type Target = Inner; }`,
+    /// through `Arc`/`Box`), if any.
+    pub fn deref_target(&self, ty: &str) -> Option<&'a str> {
+        self.deref_targets
+            .get(ty)
+            .and_then(|t| peel(t).last_segment())
+            .filter(|t| *t != ty)
     }
 
     /// `x.method()` with `x: ty` (a crate type name): inherent and trait-impl methods, then
@@ -148,6 +176,13 @@ impl<'a> TypeTable<'a> {
             } else {
                 Vec::new()
             };
+        }
+        if !self.traits_of.contains_key(ty)
+            && let Some(target) = self.deref_target(ty)
+            && let Some(found) = self.methods.get(&(target, method))
+            && found.len() <= MAX_SAME_PATH
+        {
+            return found.clone();
         }
         let mut out = Vec::new();
         for tr in self.traits_of.get(ty).into_iter().flatten() {
@@ -509,6 +544,23 @@ pub fn peel(ty: &Ty) -> &Ty {
         }
     }
     cur
+}
+
+/// The value a set-once cell holds (`OnceLock<T>`, `OnceCell<T>`, tokio's `SetOnce<T>`),
+/// behind pointers: its `get()` is `Option<&T>`, not an element of `T`.
+pub fn once_cell_value(ty: &Ty) -> Option<&Ty> {
+    let mut cur = ty;
+    for _ in 0..16 {
+        match cur {
+            Ty::Path { path, args } if args.len() == 1 => match path.last().map(String::as_str) {
+                Some("Arc" | "Rc" | "Box") => cur = &args[0],
+                Some("OnceCell" | "OnceLock" | "SetOnce") => return args.first(),
+                _ => return None,
+            },
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// The payload of `Option<T>` / `Result<T, _>`.

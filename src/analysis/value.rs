@@ -19,6 +19,9 @@ pub enum Part {
     Ok,
     /// The error payload of a `Result`.
     Err,
+    /// The error payload of a `Result` inside the `Ok` of another: what a task returned,
+    /// as awaiting its `JoinHandle` gives it (`Ok(Err(e))`).
+    OkErr,
 }
 
 /// A protocol error the SDK sends as a JSON-RPC error.
@@ -177,7 +180,27 @@ impl Val {
             .iter()
             .filter(|o| o.part != Part::Err)
             .map(|o| Origin {
-                part: Part::Plain,
+                part: if o.part == Part::OkErr {
+                    Part::Err
+                } else {
+                    Part::Plain
+                },
+                ..*o
+            })
+            .collect())
+    }
+
+    /// What awaiting a task that returns this value gives: `Ok(value)`, whose `Err` part is
+    /// nested in the `Ok`.
+    pub fn joined_task(&self) -> Val {
+        Val(self
+            .0
+            .iter()
+            .map(|o| Origin {
+                part: match o.part {
+                    Part::Err | Part::OkErr => Part::OkErr,
+                    Part::Plain | Part::Ok => Part::Ok,
+                },
                 ..*o
             })
             .collect())

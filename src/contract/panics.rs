@@ -47,7 +47,7 @@ pub(super) fn panics(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
                 continue;
             }
             // As `panic_in_tool` judges it: not guarded, reached along the edges it follows.
-            let reported = (!site.invariant && panic_in_tool::unguarded(cx, f, site))
+            let reported = (site.invariant.is_none() && panic_in_tool::unguarded(cx, f, site))
                 .then(|| r.chain(&r.panics, n))
                 .flatten()
                 .and_then(|chain| {

@@ -220,8 +220,10 @@ fn finding(cx: &Cx<'_>, site: &SuccessSite, reach: &Reach) -> Finding {
         );
     }
     // Where `Err` already becomes an `isError` result, returning it is the fix.
+    // (A closure's error type is the SDK's, which a message may not convert into.)
+    let closure = cx.handlers.closures.contains(&reach.handler);
     let help = match channel(cx, reach.handler) {
-        Channel::ToolError => "return it as a tool error: `Err(message)`".to_string(),
+        Channel::ToolError if !closure => "return it as a tool error: `Err(message)`".to_string(),
         Channel::Infallible => {
             "let the tool fail: return `Result<String, String>` and `Err(message)` here".to_string()
         }

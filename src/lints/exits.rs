@@ -162,7 +162,12 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
     let mut other = false;
     let own = cx.sdk.is_some_and(|s| s.writes_own_responses());
     for o in exit.err.iter() {
-        let Some(p) = protocol_of(o.fact, own) else {
+        // An error of another type a helper returned: the SDK converts it where it leaves
+        // the tool, but the helper's `?` is where the failure is and what the user changes.
+        let from_helper = (o.site.func != hf)
+            .then(|| converted_in_helper(o.fact))
+            .flatten();
+        let Some(p) = protocol_of(o.fact, own).or(from_helper) else {
             other |= !matches!(o.fact, Fact::Param(_) | Fact::Returned);
             continue;
         };
@@ -239,7 +244,7 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
             exempt: unknown.then_some(Exempt::UnknownTool),
             ..local(
                 Protocol {
-                    ctor: if about_args && cx.sdk.is_some_and(|s| s.writes_own_responses()) {
+                    ctor: if about_args {
                         ErrorCtor::InvalidParams
                     } else {
                         ErrorCtor::Other
@@ -255,6 +260,29 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
         });
     }
     out
+}
+
+/// The protocol error an error a helper made with `?` on a call we cannot see into becomes
+/// once a tool whose every `Err` is a JSON-RPC error returns it.
+fn converted_in_helper(fact: Fact) -> Option<Protocol> {
+    let Fact::Foreign {
+        about_args,
+        unknown_tool,
+    } = fact
+    else {
+        return None;
+    };
+    Some(Protocol {
+        ctor: if about_args {
+            ErrorCtor::InvalidParams
+        } else {
+            ErrorCtor::Other
+        },
+        code: None,
+        deserialize_prefix: false,
+        unknown_tool,
+        sdk_parse: false,
+    })
 }
 
 /// The protocol error an error origin becomes: the SDK's, or in a server that answers with

@@ -7,6 +7,7 @@ pub(crate) mod error_as_success;
 pub(crate) mod error_escapes_tool;
 pub(crate) mod error_leaks_internals;
 pub(crate) mod exits;
+mod invariant_panic_in_tool;
 pub(crate) mod panic_abort_in_server;
 pub(crate) mod panic_in_tool;
 mod reserved_error_code;
@@ -42,6 +43,7 @@ pub static ALL: &[&dyn Lint] = &[
     &panic_abort_in_server::PanicAbortInServer,
     &unknown_tool_as_result::UnknownToolAsResult,
     &error_leaks_internals::ErrorLeaksInternals,
+    &invariant_panic_in_tool::InvariantPanicInTool,
 ];
 
 /// A diagnostic that is not a lint of the analysis but is configured like one.

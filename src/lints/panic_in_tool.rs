@@ -72,7 +72,7 @@ impl Lint for PanicInTool {
         let mut out = Vec::new();
         for f in cx.a.program.fn_ids() {
             for site in &cx.a.facts[f as usize].panics {
-                if site.invariant {
+                if site.invariant.is_some() {
                     continue;
                 }
                 if let Some(reach) = reached(cx, f, site, false) {
@@ -80,19 +80,74 @@ impl Lint for PanicInTool {
                 }
             }
         }
+        // A handler's own arms are judged with the handler.
+        for &(f, arm) in &cx.handlers.arms {
+            if !cx.handlers.role(f).is_handler() {
+                out.extend(arm_findings(cx, f, arm));
+            }
+        }
         out
     }
 }
 
+/// Panics in a `tools/call` arm that is the dispatcher itself (a request loop unpacking the
+/// call's `params` with `unwrap`): a malformed request ends the server.
+fn arm_findings(cx: &Cx<'_>, f: FnId, arm: crate::model::ir::ExprId) -> Vec<Finding> {
+    let program = &cx.a.program;
+    let within = program.def(f).body.expr(arm).span;
+    let name = program.name(f);
+    cx.a.facts[f as usize]
+        .panics
+        .iter()
+        .filter(|site| {
+            site.invariant.is_none()
+                && site.kind != PanicKind::Exit
+                && site.span.start >= within.start
+                && site.span.end <= within.end
+                && unguarded(cx, f, site)
+        })
+        .map(|site| {
+            let mut finding = Finding::new(
+                PanicInTool::NAME,
+                cx.span(f, site.span),
+                format!(
+                    "{} can panic in the `tools/call` branch of `{name}`, on a request the client sent",
+                    site.what
+                ),
+            )
+            .label("a malformed `tools/call` request panics here: no response, and the request loop ends");
+            if let Some(sdk) = cx.sdk {
+                finding = finding.note(sdk.panic_note());
+            }
+            finding.help(
+                "answer a request that does not decode with a JSON-RPC error (-32602, invalid params) instead of unwrapping it",
+            )
+        })
+        .collect()
+}
+
 fn finding(cx: &Cx<'_>, f: FnId, site: &PanicSite, reach: &Reach) -> Finding {
-    let node = cx.node(f, site.owner);
-    let place = cx.place_phrase(reach, node);
     let verb = match site.kind {
         PanicKind::Exit => "ends the server process",
         _ => "can panic",
     };
+    reported(cx, f, site, reach, PanicInTool::NAME, verb)
+}
+
+/// The finding for a panic site reached from a handler, under `lint` (this one, or the
+/// opt-in lint for asserted invariants), with `verb` saying what the site does.
+pub(crate) fn reported(
+    cx: &Cx<'_>,
+    f: FnId,
+    site: &PanicSite,
+    reach: &Reach,
+    lint: &'static str,
+    verb: &str,
+) -> Finding {
+    let node = cx.node(f, site.owner);
+    let place = cx.place_phrase(reach, node);
     let mut finding = Finding::new(
-        PanicInTool::NAME,
+        lint,
         cx.span(f, site.span),
         format!("{} {verb} {place}", site.what),
     )
@@ -112,7 +167,7 @@ fn finding(cx: &Cx<'_>, f: FnId, site: &PanicSite, reach: &Reach) -> Finding {
         (PanicKind::Unwrap | PanicKind::Expect, true, Channel::ToolError) => {
             "return the failure to the model instead: `.map_err(|e| e.to_string())?` for a `Result`, `.ok_or(\"what was missing\")?` for an `Option`".to_string()
         }
-        (PanicKind::Unwrap | PanicKind::Expect, true, _) => cx.sdk.map_or_else(
+        (PanicKind::Unwrap | PanicKind::Expect, true, _) => cx.sdk.filter(|s| s.error_channel_known()).map_or_else(
             || "handle the `Err`/`None` case and report it as a tool error".to_string(),
             |sdk| {
                 format!(

@@ -27,8 +27,9 @@ impl Lint for UnknownToolAsResult {
                 continue;
             }
             let node = cx.a.program.fn_node(f);
-            // Only where the SDK lets the dispatcher answer with a protocol error.
-            if channel(cx, node) != Channel::Protocol {
+            // Only where the dispatcher can answer with a protocol error: the SDK sends its
+            // `Err` as one, or the server writes its own responses.
+            if channel(cx, node) != Channel::Protocol && !sdk.writes_own_responses() {
                 continue;
             }
             let body = &cx.a.program.def(f).body;

@@ -247,6 +247,10 @@ impl BodyCx<'_, '_> {
         let chunks = || split(mac.tokens.clone(), false);
         match name.as_str() {
             "json" => call.json = Some(self.json(mac.tokens.clone())),
+            "select" | "select_biased" => match self.select_branches(mac.tokens.clone()) {
+                Some(branches) => call.args = branches,
+                None => self.unknown_macro(mac.tokens.clone(), &mut call),
+            },
             "matches" => {
                 let parts = chunks();
                 if let Some(first) = parts.first() {

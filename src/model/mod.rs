@@ -5,6 +5,7 @@ pub mod ir;
 pub mod lower;
 mod lower_expr;
 mod lower_macro;
+mod lower_select;
 pub mod resolve;
 pub mod span;
 

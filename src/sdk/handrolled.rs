@@ -23,7 +23,7 @@ const DISPATCH_NAMES: &[&str] = &[
 const REQUEST_NAMES: &[&str] = &["handle_request", "handle_message", "dispatch_request"];
 
 impl Sdk for HandRolled {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "hand-rolled JSON-RPC"
     }
 
@@ -78,8 +78,14 @@ impl Sdk for HandRolled {
         false
     }
 
+    /// The names such servers give their own tool result struct (with an `is_error` field).
     fn result_type_names(&self) -> &'static [&'static str] {
-        &[]
+        &[
+            "CallToolResult",
+            "ToolResult",
+            "ToolCallResult",
+            "CallToolResponse",
+        ]
     }
 
     fn is_error_code_ctor(&self, _imports: &Imports, _path: &[String]) -> bool {
@@ -116,8 +122,10 @@ impl Sdk for HandRolled {
         false
     }
 
-    fn unknown_tool_error(&self, _name: &str) -> String {
-        String::new()
+    fn unknown_tool_error(&self, name: &str) -> String {
+        format!(
+            "json!({{\"jsonrpc\": \"2.0\", \"id\": id, \"error\": {{\"code\": -32602, \"message\": format!(\"unknown tool: {{{name}}}\")}}}})"
+        )
     }
 
     fn text_content(&self) -> &'static str {

@@ -2,8 +2,10 @@
 //! model as `isError` results and which become JSON-RPC errors, what a stdio server looks
 //! like, and how to spell a fix. Lints ask these questions; they never match SDK names.
 
+pub mod generic;
 pub mod handrolled;
 pub mod mcp_attr;
+pub mod modelcontextprotocol_server;
 pub mod pmcp;
 pub mod rmcp;
 pub mod rust_mcp_sdk;
@@ -88,7 +90,7 @@ pub enum ErrorCtor {
 
 /// One SDK's knowledge, for the version the crate builds with.
 pub trait Sdk: Send + Sync {
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &str;
     fn version(&self) -> Option<Version>;
 
     /// The role of a fn from its attributes, name, declared return type and impl block.
@@ -148,6 +150,11 @@ pub trait Sdk: Send + Sync {
             "{} does not catch a handler's panic: the request's task dies and the client waits until it times out",
             self.name()
         )
+    }
+
+    /// Whether the SDK's error channels are known (an SDK not in our table: no).
+    fn error_channel_known(&self) -> bool {
+        true
     }
 
     /// Where `Err` of a tool handler closure goes (`ToolBuilder::handler(|..| ..)`).
@@ -245,8 +252,9 @@ pub struct SourceHints {
     pub catches_panics: bool,
 }
 
-/// Picks the SDK a package builds with.
-pub fn detect(package: &Package, hints: SourceHints) -> Option<Box<dyn Sdk>> {
+/// Picks the SDK a package builds with: a known one, else a hand-rolled JSON-RPC server, else
+/// an SDK we do not know (`members`: the workspace's package names, which are never it).
+pub fn detect(package: &Package, hints: SourceHints, members: &[&str]) -> Option<Box<dyn Sdk>> {
     if package.dependency("rmcp").is_some() {
         return Some(Box::new(rmcp::Rmcp::new(package.resolved_version("rmcp"))));
     }
@@ -261,6 +269,7 @@ pub fn detect(package: &Package, hints: SourceHints) -> Option<Box<dyn Sdk>> {
         &tower_mcp::SPEC,
         &mcp_attr::SPEC,
         &ultrafast_mcp::SPEC,
+        &modelcontextprotocol_server::SPEC,
     ] {
         if package.dependency(spec.package).is_some() {
             return Some(Box::new(table::TableSdk::new(
@@ -273,5 +282,5 @@ pub fn detect(package: &Package, hints: SourceHints) -> Option<Box<dyn Sdk>> {
     if hints.serves_tools_call && package.dependency("serde_json").is_some() {
         return Some(Box::new(handrolled::HandRolled));
     }
-    None
+    generic::GenericSdk::detect(package, members).map(|s| Box::new(s) as Box<dyn Sdk>)
 }

@@ -39,7 +39,7 @@ impl Rmcp {
 }
 
 impl Sdk for Rmcp {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "rmcp"
     }
 

@@ -32,7 +32,7 @@ fn is_rpc_error(ty: &Ty) -> bool {
 }
 
 impl Sdk for RustMcpSdk {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "rust-mcp-sdk"
     }
 

@@ -82,7 +82,7 @@ impl TableSdk {
 }
 
 impl Sdk for TableSdk {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         self.spec.package
     }
 
@@ -216,6 +216,11 @@ impl Sdk for TableSdk {
 
     fn handler_closure_methods(&self) -> &'static [&'static str] {
         self.spec.handler_closure_methods
+    }
+
+    /// A registered closure is a tool: its `Err` goes where a tool's goes.
+    fn closure_channel(&self) -> Channel {
+        self.spec.tool_channel
     }
 
     fn protocol_error_code(&self, ctor: Option<ErrorCtor>) -> Option<i64> {

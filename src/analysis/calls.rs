@@ -470,8 +470,13 @@ impl Walker<'_, '_> {
                     if !targets.is_empty() {
                         self.record(id, CallKind::FnValue, targets, false);
                     }
+                    return None;
                 }
-                None
+                // A unit struct's value (`Handler.run()`).
+                match path.as_slice() {
+                    [name] if self.types.is_struct(name) => Some(simple(name)),
+                    _ => None,
+                }
             }
             ExprKind::Call { func, args } => self.call(id, *func, args),
             ExprKind::MethodCall {

@@ -1,6 +1,7 @@
 //! A readable dump of the analysis, for debugging and tests: per fn, its role, resolved
-//! calls, error exits, returned values and summary. `MCP_LINT_DUMP=summaries` prints it on
-//! stderr; when a real server is missed, it shows at which step the trail was lost.
+//! calls, error exits, returned values, failures put into success results and summary.
+//! `MCP_LINT_DUMP=summaries` prints it on stderr; when a real server is missed, it shows at
+//! which step the trail was lost.
 
 use std::fmt::Write;
 
@@ -132,6 +133,14 @@ fn dump_fn(out: &mut String, a: &Analysis<'_>, h: &Handlers, sources: &SourceMap
                 val(a, sources, &r.val)
             );
         }
+    }
+    for sf in &facts.success_failures {
+        let _ = writeln!(
+            out,
+            "  success-with-failure {} why={}",
+            loc(a, sources, sf.at),
+            origin(a, sources, &sf.why)
+        );
     }
     let s = &a.summaries[f as usize];
     let _ = writeln!(

@@ -126,3 +126,6 @@ fn calls_itself(resolved: &[Resolved], f: FnId) -> bool {
         .iter()
         .any(|c| c.targets.contains(&f))
 }
+
+#[cfg(test)]
+mod tests;

@@ -266,6 +266,52 @@ fn helpers_in_other_workspace_members_are_followed() {
 }
 
 #[test]
+fn helpers_in_transitive_workspace_members_are_followed() {
+    // server → notes-core → notes-util: the server does not depend on notes-util itself.
+    let dir = common::scratch_dir("transitive");
+    let write = |path: &str, text: &str| {
+        let full = dir.join(path);
+        std::fs::create_dir_all(full.parent().expect("parent")).expect("dirs");
+        std::fs::write(full, text).expect("write");
+    };
+    write(
+        "Cargo.toml",
+        "[workspace]\nmembers = [\"server\", \"notes-core\", \"notes-util\"]\n",
+    );
+    write(
+        "notes-util/Cargo.toml",
+        "[package]\nname = \"notes-util\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    write(
+        "notes-util/src/lib.rs",
+        "pub fn first_line(text: &str) -> &str {\n    text.lines().next().expect(\"a line\")\n}\n",
+    );
+    write(
+        "notes-core/Cargo.toml",
+        "[package]\nname = \"notes-core\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nnotes-util = { path = \"../notes-util\" }\n",
+    );
+    write(
+        "notes-core/src/lib.rs",
+        "pub fn title(text: &str) -> String {\n    notes_util::first_line(text).to_string()\n}\n",
+    );
+    write(
+        "server/Cargo.toml",
+        "[package]\nname = \"server\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nrmcp = \"3.11\"\nnotes-core = { path = \"../notes-core\" }\n",
+    );
+    write(
+        "server/src/lib.rs",
+        "use rmcp::{tool, tool_router};\npub struct S;\n#[tool_router]\nimpl S {\n    #[tool(description = \"title\")]\n    async fn title(&self, text: String) -> String {\n        notes_core::title(&text)\n    }\n}\n",
+    );
+    let out = mcp_lint(&dir, &[".", "--message-format", "short"]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("notes-util/src/lib.rs:2:25: warning[mcp_lint::panic_in_tool]"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("reached from tool `title`"), "{stdout}");
+}
+
+#[test]
 fn config_in_cargo_metadata_sets_levels_and_excludes() {
     let deps = vec![
         "rmcp = \"3.11\"".to_string(),

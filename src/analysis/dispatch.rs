@@ -33,8 +33,14 @@ pub struct Dispatch {
     /// `tools.insert("read".into(), Box::new(|args| ..))`): the tools a registry holds.
     pub registered: Vec<FnId>,
     pub registered_closures: Vec<NodeId>,
+    /// The name each registered closure is registered under.
+    pub closure_names: Vec<(NodeId, String)>,
     /// Per fn: its `Err` becomes a JSON-RPC error object.
     pub protocol: Vec<bool>,
+    /// The registered tools' `Err` becomes a JSON-RPC error object: a dispatcher calls a
+    /// tool it looked up (`let tool = registry.get(name)?; match tool(args) { Err(e) =>
+    /// rpc_error(..) }`) and answers its error so.
+    pub registry_protocol: bool,
 }
 
 impl Dispatch {
@@ -45,14 +51,23 @@ impl Dispatch {
             protocol: vec![false; program.fn_count()],
             ..Dispatch::default()
         };
+        // Fns that select a tool by its name: a `match` on it, or a registry lookup by it.
         let selectors: Vec<(FnId, Vec<Arm>)> = own
             .iter()
             .filter_map(|&f| {
-                let arms = name_arms(&program.def(f).body);
-                (!arms.is_empty()).then_some((f, arms))
+                let body = &program.def(f).body;
+                let arms = name_arms(body);
+                (!arms.is_empty() || looks_up_by_name(body)).then_some((f, arms))
             })
             .collect();
         let is_selector = |f: FnId| selectors.iter().any(|(s, _)| *s == f);
+        // A `match` on the name is where tools are told apart; a registry lookup on the way
+        // to one only checks the name exists.
+        let is_arm_selector = |f: FnId| {
+            selectors
+                .iter()
+                .any(|(s, arms)| *s == f && !arms.is_empty())
+        };
         for &f in &own {
             let body = &program.def(f).body;
             for arm in tools_call_arms(body) {
@@ -71,7 +86,9 @@ impl Dispatch {
                     }
                     delegates |= call.targets.iter().any(|&t| program.is_own(t));
                     for &t in &call.targets {
-                        if let Some(path) = path_to_selector(a, t, &is_selector) {
+                        let path = path_to_selector(a, t, &is_arm_selector)
+                            .or_else(|| path_to_selector(a, t, &is_selector));
+                        if let Some(path) = path {
                             entered = true;
                             d.dispatchers.extend(path);
                         }
@@ -124,13 +141,20 @@ impl Dispatch {
         };
         for f in a.program.fn_ids() {
             let facts = &a.facts[f as usize];
+            let body = &a.program.def(f).body;
             for &call in &facts.rpc_error_calls {
+                if self.dispatchers.contains(&f) && calls_held_value(body, call) {
+                    self.registry_protocol = true;
+                }
                 // Inside a tool's own arm the error is converted there: that is the site,
                 // and the callee is not a tool.
                 if !facts.tool_arm_exprs.contains(&call) {
                     queue.extend(targets_of(f, call));
                 }
             }
+        }
+        if self.registry_protocol {
+            queue.extend(self.registered.iter().copied());
         }
         while let Some(g) = queue.pop_front() {
             if std::mem::replace(&mut self.protocol[g as usize], true) {
@@ -152,6 +176,22 @@ impl Dispatch {
     }
 }
 
+/// Whether the body looks a tool up by its name: `tools.get(name)`, `registry.get(&params.name)`.
+fn looks_up_by_name(body: &Body) -> bool {
+    body.exprs.iter().any(|e| {
+        matches!(&e.kind, ExprKind::MethodCall { method, args, .. }
+            if matches!(method.as_str(), "get" | "get_mut")
+                && args.len() == 1
+                && super::text::mentions_name(body, args[0]))
+    })
+}
+
+/// Whether `call` calls a value held in a local (a tool looked up in a registry).
+fn calls_held_value(body: &Body, call: ExprId) -> bool {
+    matches!(&body.expr(call).kind, ExprKind::Call { func, .. }
+        if matches!(body.expr(*func).kind, ExprKind::Local(_)))
+}
+
 /// Registrations of tools under their names: a method call whose first argument is a
 /// string that is not a JSON-RPC method and whose other argument is a crate fn or a closure.
 fn registrations(a: &Analysis<'_>, own: &[FnId], d: &mut Dispatch) {
@@ -170,7 +210,11 @@ fn registrations(a: &Analysis<'_>, own: &[FnId], d: &mut Dispatch) {
             }
             for &value in rest {
                 if let Some(c) = super::handlers::closure_value(body, value) {
-                    d.registered_closures.push(program.closure_node(f, c));
+                    let node = program.closure_node(f, c);
+                    d.registered_closures.push(node);
+                    if let Some(name) = key_str(body, *key) {
+                        d.closure_names.push((node, name.to_string()));
+                    }
                 } else if let Some(t) = fn_value(a, f, body, value) {
                     d.registered.push(t);
                 }
@@ -234,12 +278,17 @@ fn fn_value(a: &Analysis<'_>, f: FnId, body: &Body, mut e: ExprId) -> Option<FnI
 /// Bodies of the arms that answer `"tools/call"` (`match method { "tools/call" => .. }`, `if
 /// method == "tools/call" { .. }`).
 pub fn tools_call_arms(body: &Body) -> Vec<ExprId> {
+    method_arms(body, "tools/call")
+}
+
+/// Bodies of the arms that answer JSON-RPC `method`.
+pub fn method_arms(body: &Body, method: &str) -> Vec<ExprId> {
     let mut out = Vec::new();
     for e in &body.exprs {
         match &e.kind {
             ExprKind::Match { arms, .. } => {
                 for arm in arms {
-                    if pat_has_str(body, arm.pat, "tools/call") {
+                    if pat_has_str(body, arm.pat, method) {
                         out.push(arm.body);
                     }
                 }
@@ -252,7 +301,7 @@ pub fn tools_call_arms(body: &Body) -> Vec<ExprId> {
                 } = &body.expr(*cond).kind
                     && [*lhs, *rhs]
                         .iter()
-                        .any(|&s| body.str_lit(s) == Some("tools/call"))
+                        .any(|&s| body.str_lit(s) == Some(method))
                 {
                     out.push(*then);
                 }
@@ -264,11 +313,8 @@ pub fn tools_call_arms(body: &Body) -> Vec<ExprId> {
 }
 
 fn pat_has_str(body: &Body, p: PatId, s: &str) -> bool {
-    match &body.pat(p).kind {
-        PatKind::Lit(Lit::Str(v)) => &**v == s,
-        PatKind::Or(cases) => cases.iter().any(|&c| pat_has_str(body, c, s)),
-        _ => false,
-    }
+    str_pattern(body, p) == Some(s)
+        || matches!(&body.pat(p).kind, PatKind::Or(cases) if cases.iter().any(|&c| pat_has_str(body, c, s)))
 }
 
 /// The arms of a `match` on a tool's name that select a tool (string patterns that are not
@@ -296,12 +342,24 @@ fn name_arms(body: &Body) -> Vec<Arm> {
     out
 }
 
-fn str_pattern(body: &Body, p: PatId) -> Option<&str> {
-    match &body.pat(p).kind {
-        PatKind::Lit(Lit::Str(v)) => Some(v),
-        PatKind::Or(cases) => cases.iter().find_map(|&c| str_pattern(body, c)),
-        _ => None,
+/// The string a pattern matches: `"read"`, `Some("read")` (a `match` on `.as_str()` of a
+/// JSON value), `&"read"`, the first of an or-pattern.
+fn str_pattern(body: &Body, mut p: PatId) -> Option<&str> {
+    // Each step goes into a strictly smaller pattern; the bound is for hostile nesting.
+    for _ in 0..8 {
+        match &body.pat(p).kind {
+            PatKind::Lit(Lit::Str(v)) => return Some(v),
+            PatKind::Or(cases) => return cases.iter().find_map(|&c| str_pattern(body, c)),
+            PatKind::TupleStruct { path, elems }
+                if elems.len() == 1 && path.last().is_some_and(|l| l == "Some") =>
+            {
+                p = elems[0]
+            }
+            PatKind::Ref(inner) => p = *inner,
+            _ => return None,
+        }
     }
+    None
 }
 
 /// The fns from `start` to the first selector it reaches (breadth-first, a few hops).

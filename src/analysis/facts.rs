@@ -193,6 +193,9 @@ pub struct BranchInfo {
 pub struct FnFacts {
     pub exits: Vec<Exit>,
     pub returns: Vec<Return>,
+    /// Values held in locals and written to stdout (`println!("{response}")`): what a
+    /// request loop that writes its own responses sends.
+    pub sent: Vec<Return>,
     pub success_failures: Vec<SuccessFailure>,
     pub codes: Vec<CodeUse>,
     pub panics: Vec<PanicSite>,

@@ -702,14 +702,25 @@ impl<'p, 'a> Flow<'p, 'a> {
             return;
         }
         let result = v.iter().find_map(|o| match (o.fact, o.part) {
-            (Fact::ToolError, Part::Plain | Part::Ok) => Some(false),
-            (Fact::Success, Part::Plain | Part::Ok) => Some(true),
+            (Fact::ToolError, Part::Plain | Part::Ok) => Some((false, o)),
+            (Fact::Success, Part::Plain | Part::Ok) => Some((true, o)),
             _ => None,
         });
-        if let Some(success) = result {
+        if let Some((success, o)) = result {
+            // At the helper call or constructor in the branch that made it, when there is one.
+            let inside = |site: super::program::Site| {
+                let at = body.expr(site.expr).span;
+                (site.func == self.func && at.start >= span.start && at.end <= span.end)
+                    .then_some(site.expr)
+            };
+            let at = o
+                .via
+                .and_then(inside)
+                .or_else(|| inside(o.site))
+                .unwrap_or(branch);
             self.facts.fallback_results.push(FallbackResult {
                 owner: self.owner,
-                at: branch,
+                at,
                 success,
             });
         }

@@ -88,9 +88,19 @@ impl Flow<'_, '_> {
     pub fn call(&mut self, id: ExprId, func: ExprId, args: &[ExprId]) -> Val {
         let body = self.body;
         let ExprKind::Path(path) = &body.expr(func).kind else {
+            let held = matches!(body.expr(func).kind, ExprKind::Local(_));
             self.eval(func);
             self.args_within(id, args, false);
-            return Val::default();
+            // A fn value held in a local (a tool looked up in a registry): what the caller
+            // makes of its error can be traced back to the call.
+            let mut v = Val::default();
+            if held {
+                v.push(Origin {
+                    part: Part::Err,
+                    ..self.origin(Fact::Returned, id)
+                });
+            }
+            return v;
         };
         let last = path.last().map(String::as_str).unwrap_or_default();
         let guard =
@@ -378,6 +388,12 @@ impl Flow<'_, '_> {
             let Some(summary) = self.env.summaries.get(t as usize) else {
                 continue;
             };
+            // A helper that makes failure text of its own (`error_json(&e)`) is where a
+            // failure passed in becomes text: what it passes through is attributed to the call.
+            let makes_failure = summary
+                .ret
+                .iter()
+                .any(|o| o.part != Part::Err && o.fact.is_failure());
             for o in summary.ret.iter() {
                 match o.fact {
                     Fact::Param(k) => {
@@ -392,7 +408,13 @@ impl Flow<'_, '_> {
                             } else {
                                 continue;
                             };
-                            out.push(Origin { part, ..*ao });
+                            let via = match ao.via {
+                                None if makes_failure && ao.fact.is_failure() => {
+                                    Some(self.site(id))
+                                }
+                                via => via,
+                            };
+                            out.push(Origin { part, via, ..*ao });
                         }
                     }
                     // An error value a helper returns as its value (`fn internal(e) ->
@@ -1274,8 +1296,17 @@ impl Flow<'_, '_> {
             }
         }
         if own && let Some(c) = get("content") {
-            let is_error = get("isError")
-                .is_some_and(|i| matches!(members[i].value, Json::Lit(Lit::Bool(true), _)));
+            let flag = get("isError").map(|i| match members[i].value {
+                Json::Lit(Lit::Bool(b), _) => Some(b),
+                _ => None,
+            });
+            // `"isError": is_error`: a helper whose caller picks; not judged as a success.
+            if flag == Some(None) {
+                self.fallback_result(at, false);
+                out.push(self.origin(Fact::ToolError, at));
+                return out;
+            }
+            let is_error = flag == Some(Some(true));
             self.fallback_result(at, !is_error);
             if is_error {
                 self.error_text(at, &vals[c..=c]);
@@ -1327,6 +1358,7 @@ impl Flow<'_, '_> {
                     .as_ref()
                     .is_none_or(|f| text::is_bare_template(&f.template));
                 let name_span = m.name_span;
+                self.sent(id, m.format.as_ref());
                 self.stdout_site(
                     self.site(id),
                     span,
@@ -1347,6 +1379,7 @@ impl Flow<'_, '_> {
                         .format
                         .as_ref()
                         .is_none_or(|f| text::is_bare_template(&f.template));
+                    self.sent(id, m.format.as_ref());
                     self.stdout_site(self.site(id), span, StdoutKind::Write { bare });
                 } else if let ExprKind::Local(l) = body.expr(body.peel(dest)).kind {
                     self.add_to_local(l, &text_val);
@@ -1388,6 +1421,24 @@ impl Flow<'_, '_> {
                 out
             }
             _ => Val::default(),
+        }
+    }
+
+    /// Records the values of the locals a stdout write formats (a response being sent).
+    fn sent(&mut self, id: ExprId, format: Option<&Format>) {
+        let Some(f) = format else { return };
+        let mut val = Val::default();
+        for &a in &f.args {
+            if let ExprKind::Local(l) = self.body.expr(self.body.peel(a)).kind {
+                val.join(&self.locals[l as usize]);
+            }
+        }
+        if !val.is_empty() {
+            self.facts.sent.push(Return {
+                owner: self.owner,
+                at: id,
+                val,
+            });
         }
     }
 

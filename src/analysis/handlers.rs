@@ -15,6 +15,11 @@ pub struct Handlers {
     pub channels: Vec<Channel>,
     /// Closures the SDK runs as tool handlers (`ToolBuilder::handler(|..| ..)`).
     pub closures: Vec<NodeId>,
+    /// Closures registered in a hand-rolled registry whose dispatcher answers their `Err`
+    /// with a JSON-RPC error object.
+    pub protocol_closures: Vec<NodeId>,
+    /// Registered closures and the tool name each is registered under.
+    pub closure_names: Vec<(NodeId, String)>,
     pub reach: Vec<Option<Reached>>,
     pub panic_reach: Vec<Option<Reached>>,
     /// `tools/call` arms that are the dispatcher themselves (see [`Dispatch::arms`]).
@@ -109,9 +114,14 @@ impl Handlers {
         } else {
             Vec::new()
         };
+        let mut protocol_closures = Vec::new();
+        let closure_names = dispatch.map_or_else(Vec::new, |d| d.closure_names.clone());
         let arms = match dispatch {
             Some(d) if serving => {
                 closures.extend(d.registered_closures.iter().copied());
+                if d.registry_protocol {
+                    protocol_closures.clone_from(&d.registered_closures);
+                }
                 d.arms.clone()
             }
             _ => Vec::new(),
@@ -132,6 +142,8 @@ impl Handlers {
             roles,
             channels,
             closures,
+            protocol_closures,
+            closure_names,
             reach,
             panic_reach,
             arms,

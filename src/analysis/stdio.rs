@@ -5,7 +5,8 @@
 //! branches call. A branch exclusive with the serving one (another `match` arm, the other
 //! side of an `if`, an `if` whose condition contradicts the serving one) or one that leaves
 //! before serving (`--version` printing then `return`) is not; nor is code gated by a flag
-//! every serving-path caller passes as `false`.
+//! whose value every serving-path caller fixes the other way (a literal, or the local that
+//! also gates the serving branch: `log(stdio)` then `if stdio { serve }`).
 
 use std::collections::{HashMap, VecDeque};
 
@@ -24,8 +25,8 @@ pub struct Stdio {
     whole: Vec<bool>,
     /// Per body: the places (branches, gates, position) that lead to the transport.
     serving: HashMap<NodeId, Vec<Place>>,
-    /// Per fn: parameters every serving-path call passes as `false`.
-    always_false: HashMap<FnId, Vec<bool>>,
+    /// Per fn: the value of each bool parameter whenever it runs on the serving path.
+    known: HashMap<FnId, Vec<Option<bool>>>,
 }
 
 impl Stdio {
@@ -85,11 +86,11 @@ impl Stdio {
                 queue.push_back(caller);
             }
         }
-        // Forwards, twice: the second pass skips code gated by a flag every serving-path
-        // caller passes as `false`.
+        // Forwards, twice: the second pass skips code gated by a flag whose value every
+        // serving-path caller fixes the other way.
         for _ in 0..2 {
             stdio.propagate(a, handlers);
-            stdio.always_false = stdio.false_flags(a);
+            stdio.known = stdio.known_flags(a);
         }
         stdio
     }
@@ -127,10 +128,11 @@ impl Stdio {
         }
     }
 
-    /// Per fn: which parameters every call on the serving path passes as literal `false`.
-    fn false_flags(&self, a: &Analysis<'_>) -> HashMap<FnId, Vec<bool>> {
+    /// Per fn: the parameters every call on the serving path passes with the same known
+    /// value: a `true`/`false` literal, or a local that gates the caller's serving branch.
+    fn known_flags(&self, a: &Analysis<'_>) -> HashMap<FnId, Vec<Option<bool>>> {
         let program = &a.program;
-        let mut seen: HashMap<FnId, Vec<(bool, bool)>> = HashMap::new();
+        let mut seen: HashMap<FnId, Vec<Option<Option<bool>>>> = HashMap::new();
         for (n, edges) in a.graph.out.iter().enumerate() {
             let n = n as NodeId;
             let whole = self.whole[n as usize];
@@ -147,33 +149,39 @@ impl Stdio {
                     continue;
                 }
                 let params = program.def(target.func).params.len();
-                let bools = bool_args(a, e.func, e.site);
+                let serving = (!whole).then(|| self.serving.get(&n)).flatten();
+                let values = arg_values(a, e.func, e.site, serving.map_or(&[], Vec::as_slice));
+                // Per parameter: `None` before the first call, then the value all calls agree on.
                 let entry = seen
                     .entry(target.func)
-                    .or_insert_with(|| vec![(false, true); params]);
+                    .or_insert_with(|| vec![None; params]);
                 for (i, slot) in entry.iter_mut().enumerate() {
-                    slot.0 = true;
-                    slot.1 &= bools.get(i).copied().flatten() == Some(false);
+                    let v = values.get(i).copied().flatten();
+                    *slot = Some(match *slot {
+                        None => v,
+                        Some(prev) if prev == v => v,
+                        Some(_) => None,
+                    });
                 }
             }
         }
         seen.into_iter()
-            .map(|(f, flags)| (f, flags.into_iter().map(|(s, f)| s && f).collect()))
+            .map(|(f, flags)| (f, flags.into_iter().map(Option::flatten).collect()))
             .collect()
     }
 
     /// Whether code under these gates of fn `f` never runs on the serving path.
     fn gated_off(&self, a: &Analysis<'_>, f: FnId, gates: &[Gate]) -> bool {
-        let Some(flags) = self.always_false.get(&f) else {
+        let Some(flags) = self.known.get(&f) else {
             return false;
         };
         let params = &a.program.def(f).params;
         gates.iter().any(|g| {
-            g.positive
-                && params
-                    .iter()
-                    .position(|p| p.name.as_deref() == Some(g.key.as_str()))
-                    .is_some_and(|i| flags.get(i).copied().unwrap_or(false))
+            params
+                .iter()
+                .position(|p| p.name.as_deref() == Some(g.key.as_str()))
+                .and_then(|i| flags.get(i).copied().flatten())
+                .is_some_and(|value| value != g.positive)
         })
     }
 
@@ -251,8 +259,10 @@ pub fn owner_node(a: &Analysis<'_>, f: FnId, expr: crate::model::ir::ExprId) -> 
     }
 }
 
-/// Per argument of call `site` in fn `f`: its value when it is a `true`/`false` literal.
-fn bool_args(a: &Analysis<'_>, f: FnId, site: u32) -> Vec<Option<bool>> {
+/// Per argument of call `site` in fn `f`: its value while the server serves, when known: a
+/// `true`/`false` literal, or a local that every one of the caller's `serving` places is
+/// gated on (`if stdio { serve }`: `stdio` is true there, so it was true at the call).
+fn arg_values(a: &Analysis<'_>, f: FnId, site: u32, serving: &[Place]) -> Vec<Option<bool>> {
     let body = &a.program.def(f).body;
     let Some(call) = a.resolved[f as usize].calls.get(site as usize) else {
         return Vec::new();
@@ -261,9 +271,21 @@ fn bool_args(a: &Analysis<'_>, f: FnId, site: u32) -> Vec<Option<bool>> {
         ExprKind::Call { args, .. } | ExprKind::MethodCall { args, .. } => args.as_slice(),
         _ => &[],
     };
+    let gated = |name: &str| {
+        let mut value = None;
+        for place in serving {
+            let g = place.gates.iter().find(|g| g.key == name)?;
+            if value.is_some_and(|v| v != g.positive) {
+                return None;
+            }
+            value = Some(g.positive);
+        }
+        value
+    };
     args.iter()
         .map(|&x| match body.expr(x).kind {
             ExprKind::Lit(Lit::Bool(b)) => Some(b),
+            ExprKind::Local(l) => gated(&body.locals[l as usize].name),
             _ => None,
         })
         .collect()

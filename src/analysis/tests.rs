@@ -48,7 +48,12 @@ fn dump(src: &str, sdk: Box<dyn Sdk>) -> (String, HashMap<String, Vec<u8>>) {
     let sinks = a
         .program
         .fn_ids()
-        .map(|f| (a.program.def(f).name.clone(), a.summaries[f as usize].sinks.clone()))
+        .map(|f| {
+            (
+                a.program.def(f).name.clone(),
+                a.summaries[f as usize].sinks.clone(),
+            )
+        })
         .collect();
     (super::dump::dump(&a, &handlers, &sources), sinks)
 }
@@ -98,7 +103,10 @@ fn method_calls_resolve_by_the_receivers_type() {
     for f in ["by_field", "by_guard", "by_local", "by_param"] {
         let b = block(&d, &format!("Server::{f}"));
         assert_has(b, "Method -> Store::load");
-        assert!(!b.contains("(may)"), "typed receiver resolved by name:\n{b}");
+        assert!(
+            !b.contains("(may)"),
+            "typed receiver resolved by name:\n{b}"
+        );
     }
 }
 
@@ -198,7 +206,11 @@ fn reply(v: Value) -> Result<rmcp::model::CallToolResult, rmcp::ErrorData> {
 }
 "#;
     let (_, sinks) = dump(src, rmcp());
-    assert!(sinks["reply"][0] & SINK_SUCCESS != 0, "{:?}", sinks["reply"]);
+    assert!(
+        sinks["reply"][0] & SINK_SUCCESS != 0,
+        "{:?}",
+        sinks["reply"]
+    );
 }
 
 #[test]
@@ -232,7 +244,11 @@ fn main() {
 "#;
     let (d, sinks) = dump(src, hand_rolled());
     // `code` becomes the error object's code; `id` and `msg` do not.
-    assert!(sinks["rpc_error"][1] & SINK_CODE != 0, "{:?}", sinks["rpc_error"]);
+    assert!(
+        sinks["rpc_error"][1] & SINK_CODE != 0,
+        "{:?}",
+        sinks["rpc_error"]
+    );
     assert!(sinks["rpc_error"][0] & SINK_CODE == 0);
     assert!(sinks["rpc_error"][2] & SINK_CODE == 0);
     let b = block(&d, "call_tool");
@@ -258,5 +274,8 @@ impl S {
 "#;
     let (d, _) = dump(src, rmcp());
     let b = block(&d, "S::tool");
-    assert!(!b.contains("  exit "), "a stored error became an exit:\n{b}");
+    assert!(
+        !b.contains("  exit "),
+        "a stored error became an exit:\n{b}"
+    );
 }

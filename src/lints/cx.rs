@@ -138,6 +138,9 @@ impl<'a> Cx<'a> {
     /// "tool `add`", "request handler `get_prompt`", "the tool handler closure in `main`".
     pub fn handler_phrase(&self, n: NodeId) -> String {
         let name = self.body_name(n);
+        if let Some((_, tool)) = self.handlers.closure_names.iter().find(|(c, _)| *c == n) {
+            return format!("tool `{tool}` (a closure in `{name}`)");
+        }
         if self.handlers.closures.contains(&n) {
             return format!("the tool handler closure in `{name}`");
         }

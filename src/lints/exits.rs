@@ -58,6 +58,9 @@ impl ProtocolSite {
 /// The channel a handler body's `Err` goes to.
 pub fn channel(cx: &Cx<'_>, handler: NodeId) -> Channel {
     let node = cx.a.program.node(handler);
+    if cx.handlers.protocol_closures.contains(&handler) {
+        return Channel::Protocol;
+    }
     if cx.handlers.closures.contains(&handler) {
         return cx.sdk.map_or(Channel::Unknown, |s| s.closure_channel());
     }
@@ -471,7 +474,8 @@ pub fn own_error_sites(cx: &Cx<'_>) -> Vec<OwnErrorSite> {
             continue;
         }
         let facts = &cx.a.facts[f as usize];
-        for r in facts.returns.iter().filter(|r| r.owner.is_none()) {
+        let answers = facts.returns.iter().chain(&facts.sent);
+        for r in answers.filter(|r| r.owner.is_none()) {
             for o in r.val.iter() {
                 if !matches!(o.fact, Fact::RpcErrorObject { .. }) {
                     continue;
@@ -496,7 +500,7 @@ pub fn own_error_sites(cx: &Cx<'_>) -> Vec<OwnErrorSite> {
                 // A failure of a tool: made in the arm that runs it. Elsewhere the dispatcher
                 // answers for itself (not initialized, a result it cannot serialize), except
                 // when it rejects a tool's arguments.
-                let validation = text.contains("argument");
+                let validation = crate::analysis::text::mentions_arguments(&text);
                 if !validation && !facts.tool_arm_exprs.contains(&at) {
                     continue;
                 }

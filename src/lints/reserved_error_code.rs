@@ -52,6 +52,7 @@ impl Lint for ReservedErrorCode {
     fn check(&self, cx: &Cx<'_>) -> Vec<Finding> {
         let mut out = Vec::new();
         let mut seen: HashSet<Span> = HashSet::new();
+        let mut readers: Option<HashSet<u32>> = None;
         for f in cx.a.program.fn_ids() {
             if !cx.is_own(f) {
                 continue;
@@ -60,6 +61,15 @@ impl Lint for ReservedErrorCode {
                 let Some(reason) = reserved_reason(code.value) else {
                     continue;
                 };
+                // -32002 answering a missing resource is the code's defined meaning (retired
+                // by 2026-07-28, still what older protocol versions expect).
+                if code.value == RESOURCE_NOT_FOUND
+                    && readers
+                        .get_or_insert_with(|| resource_readers(cx))
+                        .contains(&code.func)
+                {
+                    continue;
+                }
                 let span = cx.span(code.func, code.span);
                 if !seen.insert(span) {
                     continue;
@@ -92,6 +102,44 @@ impl Lint for ReservedErrorCode {
         }
         out
     }
+}
+
+const RESOURCE_NOT_FOUND: i64 = -32002;
+
+/// Fns that answer `resources/read`: the SDK's resource-read handler, and every fn a
+/// hand-rolled dispatcher's `"resources/read"` arm reaches.
+fn resource_readers(cx: &Cx<'_>) -> HashSet<u32> {
+    let program = &cx.a.program;
+    let mut out: HashSet<u32> = HashSet::new();
+    let mut stack = Vec::new();
+    for f in program.fn_ids().filter(|&f| cx.is_own(f)) {
+        let def = program.def(f);
+        if crate::sdk::is_resource_read_handler(&def.name) {
+            stack.push(f);
+        }
+        for arm in crate::analysis::dispatch::method_arms(&def.body, "resources/read") {
+            let span = def.body.expr(arm).span;
+            for call in &cx.a.resolved[f as usize].calls {
+                let at = def.body.expr(call.expr).span;
+                if !call.may && at.start >= span.start && at.end <= span.end {
+                    stack.extend(call.targets.iter().copied());
+                }
+            }
+        }
+    }
+    // Each fn is pushed on the stack once per edge into it, and expanded once.
+    while let Some(f) = stack.pop() {
+        if !out.insert(f) {
+            continue;
+        }
+        let node = program.fn_node(f);
+        for e in &cx.a.graph.out[node as usize] {
+            if !e.may {
+                stack.push(program.node(e.to).func);
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -67,17 +67,22 @@ fn finding(cx: &Cx<'_>, site: &ProtocolSite) -> Option<Finding> {
     } else {
         format!("`{}`", ctor_text(cx, site))
     };
-    let code = site
-        .protocol
-        .code
-        .map(i64::from)
-        .or_else(|| sdk.protocol_error_code(Some(ErrorCtor::InvalidParams)))
-        .unwrap_or(-32602);
+    // A server that writes its own responses picks the code in its dispatcher: named only
+    // when the site says it.
+    let code = match site.protocol.code.map(i64::from) {
+        Some(c) => format!(" ({c})"),
+        None if sdk.writes_own_responses() => String::new(),
+        None => format!(
+            " ({})",
+            sdk.protocol_error_code(Some(ErrorCtor::InvalidParams))
+                .unwrap_or(-32602)
+        ),
+    };
     let message = if site.in_handler {
-        format!("{what} rejects the arguments of {handler} with a JSON-RPC error ({code})")
+        format!("{what} rejects the arguments of {handler} with a JSON-RPC error{code}")
     } else {
         format!(
-            "{what} in `{}` rejects the arguments of {handler} with a JSON-RPC error ({code})",
+            "{what} in `{}` rejects the arguments of {handler} with a JSON-RPC error{code}",
             cx.body_name(site.node)
         )
     };

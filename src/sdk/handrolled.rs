@@ -133,6 +133,8 @@ impl Sdk for HandRolled {
     }
 
     fn error_result(&self, _role: Role, message: &str) -> String {
-        format!("an error response carrying {message}")
+        format!(
+            "json!({{\"content\": [{{\"type\": \"text\", \"text\": {message}}}], \"isError\": true}})"
+        )
     }
 }

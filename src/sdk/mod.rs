@@ -232,6 +232,12 @@ pub trait Sdk: Send + Sync {
     fn error_result(&self, role: Role, message: &str) -> String;
 }
 
+/// The SDKs' resource-read handler methods (rmcp's `ServerHandler::read_resource`,
+/// rust-mcp-sdk's `handle_read_resource_request`).
+pub fn is_resource_read_handler(name: &str) -> bool {
+    matches!(name, "read_resource" | "handle_read_resource_request")
+}
+
 /// `Type::method` as written → the type's resolved path and the method name
 /// (`McpError::invalid_params` → `(["rmcp", "ErrorData"], "invalid_params")`).
 pub(crate) fn assoc<'p>(imports: &Imports, path: &'p [String]) -> Option<(Vec<String>, &'p str)> {

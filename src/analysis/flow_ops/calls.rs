@@ -1,0 +1,388 @@
+//! Calls: SDK constructors, std conversions and combinators, crate fns through their
+//! summaries.
+
+use super::*;
+
+impl Flow<'_, '_> {
+    pub fn call(&mut self, id: ExprId, func: ExprId, args: &[ExprId]) -> Val {
+        let body = self.body;
+        let ExprKind::Path(path) = &body.expr(func).kind else {
+            let held = matches!(body.expr(func).kind, ExprKind::Local(_));
+            self.eval(func);
+            self.args_within(id, args, false);
+            // A fn value held in a local (a tool looked up in a registry): what the caller
+            // makes of its error can be traced back to the call.
+            let mut v = Val::default();
+            if held {
+                v.push(Origin {
+                    part: Part::Err,
+                    ..self.origin(Fact::Returned, id)
+                });
+            }
+            return v;
+        };
+        let last = path.last().map(String::as_str).unwrap_or_default();
+        let guard =
+            last == "catch_unwind" || self.env.config.panic_guards.iter().any(|g| g == last);
+        let vals = self.args_within(id, args, guard);
+        let first = || vals.first().cloned().unwrap_or_default();
+        match last {
+            "Ok" | "Some" if path.len() == 1 => return first().tagged(Part::Ok),
+            "Err" if path.len() == 1 => {
+                let mut payload = first();
+                if !payload.any(|o| o.part == Part::Plain && is_error_fact(o.fact)) {
+                    let msg = args.first().and_then(|&a| text::message_text(body, a));
+                    payload.push(self.foreign(id, msg.as_deref()));
+                }
+                return payload.tagged(Part::Err).with_wrap(id);
+            }
+            _ => {}
+        }
+        if let Some(v) = self.sdk_call(id, path, args, &vals) {
+            return v;
+        }
+        if self.env.config.error_builders.iter().any(|b| b == last) {
+            for v in &vals {
+                self.leaks_in(v);
+            }
+            self.error_text(id, &vals);
+            return Val::one(Fact::ToolError, self.site(id));
+        }
+        if let Some(v) = self.std_call(id, path, args, &vals) {
+            return v;
+        }
+        let targets = self.crate_targets(id, CallKind::Call);
+        if targets.is_empty() {
+            return Val::default();
+        }
+        self.apply_summaries(id, &targets, &vals)
+    }
+
+    /// A non-protocol error made here, with what its message says.
+    pub(super) fn foreign(&self, at: ExprId, message: Option<&str>) -> Origin {
+        let m = message.unwrap_or("");
+        self.origin(
+            Fact::Foreign {
+                about_args: text::mentions_arguments(m),
+                unknown_tool: text::mentions_unknown_tool(m) || text::mentions_request(m),
+            },
+            at,
+        )
+    }
+
+    /// Calls the SDK gives a meaning to.
+    pub(super) fn sdk_call(
+        &mut self,
+        id: ExprId,
+        path: &[String],
+        args: &[ExprId],
+        vals: &[Val],
+    ) -> Option<Val> {
+        let sdk = self.env.sdk?;
+        let imports = self.imports;
+        if let Some(ctor) = sdk.error_ctor(imports, path) {
+            let new = path.last().is_some_and(|l| l == "new");
+            return Some(Val(vec![self.protocol(id, ctor, new, args, vals)]));
+        }
+        if sdk.is_error_code_ctor(imports, path) {
+            if let Some(v) = vals.first() {
+                self.code_use(v, None);
+            }
+            return Some(vals.first().cloned().unwrap_or_default());
+        }
+        if sdk.parses_arguments(imports, path) {
+            let o = self.origin(
+                Fact::Protocol(Protocol {
+                    ctor: ErrorCtor::InvalidParams,
+                    code: Some(-32602),
+                    deserialize_prefix: true,
+                    unknown_tool: false,
+                    sdk_parse: true,
+                }),
+                id,
+            );
+            return Some(Val(vec![Origin {
+                part: Part::Err,
+                ..o
+            }]));
+        }
+        if sdk.is_success_result_ctor(imports, path) {
+            let ctor = Some(last_segment_span(self.body, id));
+            for v in vals {
+                self.success_with(v, id, ctor, None);
+            }
+            self.fallback_result(id, true);
+            return Some(Val::one(Fact::Success, self.site(id)));
+        }
+        if sdk.is_error_result_ctor(imports, path) {
+            for v in vals {
+                self.leaks_in(v);
+            }
+            self.error_text(id, vals);
+            self.fallback_result(id, false);
+            return Some(Val::one(Fact::ToolError, self.site(id)));
+        }
+        if sdk.is_text_content_ctor(imports, path) {
+            return Some(vals.first().map(Val::text).unwrap_or_default());
+        }
+        if sdk.is_stdio_transport(imports, path) {
+            let place = self.place(self.body.expr(id).span.start);
+            self.facts.transports.push((id, place));
+        }
+        None
+    }
+
+    /// A protocol error made by constructor `ctor` at `id`.
+    /// `new`: the constructor takes the code first (`ErrorData::new(code, message, data)`).
+    pub(super) fn protocol(
+        &mut self,
+        id: ExprId,
+        ctor: ErrorCtor,
+        new: bool,
+        args: &[ExprId],
+        vals: &[Val],
+    ) -> Origin {
+        let body = self.body;
+        let sdk_code = self.env.sdk.and_then(|s| s.protocol_error_code(Some(ctor)));
+        // `ErrorData::new(ErrorCode(-32050), msg, None)`: the code is the first argument.
+        let written = vals.first().and_then(|v| {
+            v.iter().find_map(|o| match o.fact {
+                Fact::Int(i) => i32::try_from(i).ok(),
+                _ => None,
+            })
+        });
+        let code = if ctor == ErrorCtor::Other {
+            written
+        } else {
+            sdk_code.and_then(|c| i32::try_from(c).ok())
+        };
+        // `ErrorData::new(ErrorCode::INVALID_PARAMS, ..)`.
+        let ctor = if ctor == ErrorCtor::Other
+            && args.first().is_some_and(|&a| {
+                matches!(&body.expr(a).kind, ExprKind::Path(p) if p.last().is_some_and(|s| s == "INVALID_PARAMS"))
+            }) {
+            ErrorCtor::InvalidParams
+        } else {
+            ctor
+        };
+        let message = args
+            .get(usize::from(new))
+            .and_then(|&a| text::message_text(body, a))
+            .unwrap_or_default();
+        self.origin(
+            Fact::Protocol(Protocol {
+                ctor,
+                code,
+                deserialize_prefix: message.starts_with("failed to deserialize parameters:"),
+                unknown_tool: text::mentions_unknown_tool(&message),
+                sdk_parse: false,
+            }),
+            id,
+        )
+    }
+
+    /// Calls whose meaning std, serde_json and tracing_subscriber fix.
+    pub(super) fn std_call(
+        &mut self,
+        id: ExprId,
+        path: &[String],
+        args: &[ExprId],
+        vals: &[Val],
+    ) -> Option<Val> {
+        let resolved = self.imports.resolve_segments(path);
+        let r: Vec<&str> = resolved.iter().map(String::as_str).collect();
+        let first = || vals.first().cloned().unwrap_or_default();
+        let n = r.len();
+        let last = *r.last()?;
+        // A task's result comes back when its handle is awaited (or joined), inside an `Ok`;
+        // `block_in_place` hands it back as is.
+        let task = matches!(r.first(), Some(&"tokio" | &"std" | &"async_std" | &"smol"));
+        if task && matches!(last, "spawn_blocking" | "spawn" | "block_in_place") {
+            let value = match args.first().map(|&a| &self.body.expr(a).kind) {
+                Some(ExprKind::Closure(c)) if !self.body.closure(*c).is_async_block => {
+                    self.closure_vals.get(c).cloned().unwrap_or_default()
+                }
+                _ => first(),
+            };
+            return Some(if last == "block_in_place" {
+                value
+            } else {
+                value.joined_task()
+            });
+        }
+        if n >= 2 && r[n - 2] == "process" && matches!(last, "exit" | "abort") {
+            let span = self.body.expr(id).span;
+            self.panic_site(span, format!("`{}`", r.join("::")), PanicKind::Exit, None);
+            return Some(Val::default());
+        }
+        if r.first() == Some(&"tracing_subscriber") {
+            let tail = &r[1..];
+            let builds = matches!(
+                tail,
+                ["fmt"]
+                    | ["fmt", "layer"]
+                    | ["fmt", "Layer", "new" | "default"]
+                    | [
+                        "fmt",
+                        "Subscriber" | "SubscriberBuilder",
+                        "builder" | "new" | "default"
+                    ]
+                    | ["FmtSubscriber", "builder" | "new" | "default"]
+            );
+            let installs = matches!(tail, ["fmt", "init" | "try_init"]);
+            if builds || installs {
+                let o = self.origin(
+                    Fact::Logger {
+                        installs,
+                        writer: None,
+                    },
+                    id,
+                );
+                if installs {
+                    self.install_loggers(&Val(vec![o]));
+                }
+                return Some(Val(vec![o]));
+            }
+        }
+        if r.first() == Some(&"simple_logger") && (last.starts_with("init") || last == "new") {
+            let span = self.body.expr(id).span;
+            self.stdout_site(
+                self.site(id),
+                span,
+                StdoutKind::LoggerCrate {
+                    what: "`simple_logger` (without its `stderr` feature)".into(),
+                },
+            );
+            return Some(Val::default());
+        }
+        if n >= 2 && r[n - 2] == "io" && last == "stdout" {
+            return Some(Val::one(Fact::Stdout, self.site(id)));
+        }
+        if last == "set_global_default" {
+            let v = first();
+            self.install_loggers(&v);
+            return Some(Val::default());
+        }
+        let passthrough = (n >= 2
+            && matches!(
+                r[n - 2],
+                "String" | "Box" | "Arc" | "Rc" | "Cow" | "Value" | "Mutex" | "RwLock"
+            )
+            && matches!(last, "from" | "new" | "pin" | "String"))
+            || (r.first() == Some(&"serde_json")
+                && matches!(
+                    last,
+                    "to_string" | "to_string_pretty" | "to_value" | "to_vec" | "to_vec_pretty"
+                ));
+        passthrough.then(first)
+    }
+
+    /// A JSON-RPC error object is built from these values: the calls whose errors they carry
+    /// answer with a protocol error, and parameters among them reach one.
+    pub(super) fn rpc_error_from(&mut self, vals: &[Val]) {
+        for v in vals {
+            self.sink_params(v, SINK_RPC_ERROR);
+            for o in v.iter() {
+                if o.fact == Fact::Returned
+                    && o.site.func == self.func
+                    && !self.facts.rpc_error_calls.contains(&o.site.expr)
+                {
+                    self.facts.rpc_error_calls.push(o.site.expr);
+                }
+            }
+        }
+    }
+
+    /// The values of a call to crate fns, from their summaries; the sinks the arguments reach.
+    pub fn apply_summaries(&mut self, id: ExprId, targets: &[FnId], args: &[Val]) -> Val {
+        let mut out = Val::default();
+        if !targets.is_empty() {
+            // What the caller makes of this call's error can be traced back to it.
+            out.push(Origin {
+                part: Part::Err,
+                ..self.origin(Fact::Returned, id)
+            });
+        }
+        for &t in targets {
+            let Some(summary) = self.env.summaries.get(t as usize) else {
+                continue;
+            };
+            // A helper that makes failure text of its own (`error_json(&e)`) is where a
+            // failure passed in becomes text: what it passes through is attributed to the call.
+            let makes_failure = summary
+                .ret
+                .iter()
+                .any(|o| o.part != Part::Err && o.fact.is_failure());
+            for o in summary.ret.iter() {
+                match o.fact {
+                    Fact::Param(k) => {
+                        let Some(a) = args.get(k as usize) else {
+                            continue;
+                        };
+                        for ao in a.iter() {
+                            let part = if o.part == Part::Plain {
+                                ao.part
+                            } else if ao.part == Part::Plain {
+                                o.part
+                            } else {
+                                continue;
+                            };
+                            let via = match ao.via {
+                                None if makes_failure && ao.fact.is_failure() => {
+                                    Some(self.site(id))
+                                }
+                                via => via,
+                            };
+                            out.push(Origin { part, via, ..*ao });
+                        }
+                    }
+                    // An error value a helper returns as its value (`fn internal(e) ->
+                    // ErrorData`) is made where the caller puts it into an `Err`: here.
+                    fact if o.part != Part::Err && is_made_error(fact) => out.push(Origin {
+                        site: self.site(id),
+                        via: None,
+                        wrap: None,
+                        local: None,
+                        ..*o
+                    }),
+                    _ => out.push(Origin {
+                        via: o.via.or(Some(self.site(id))),
+                        wrap: None,
+                        local: None,
+                        ..*o
+                    }),
+                }
+            }
+            for (k, &bits) in summary.sinks.iter().enumerate() {
+                let Some(a) = args.get(k) else { continue };
+                if bits & SINK_SUCCESS != 0 {
+                    self.success_with(a, id, None, Some(t));
+                }
+                if bits & SINK_CODE != 0 {
+                    self.code_use(a, Some(t));
+                }
+                if bits & SINK_RPC_ERROR != 0 {
+                    let a = a.clone();
+                    self.rpc_error_from(std::slice::from_ref(&a));
+                }
+                if bits & SINK_ERROR_RESULT != 0 {
+                    self.leaks_in(a);
+                    self.sink_params(a, SINK_ERROR_RESULT);
+                }
+            }
+            for &(k, site) in &summary.index {
+                if let Some(a) = args.get(k as usize) {
+                    for o in a.iter() {
+                        if let Fact::Param(p) = o.fact
+                            && self.index.len() < 16
+                            && !self.index.contains(&(p, site))
+                        {
+                            self.index.push((p, site));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,229 @@
+//! Struct literals and `json!` values: results, error objects and codes, failure JSON.
+
+use super::*;
+
+impl Flow<'_, '_> {
+    pub fn struct_lit(
+        &mut self,
+        id: ExprId,
+        path: &[String],
+        fields: &[(String, ExprId)],
+        rest: Option<ExprId>,
+    ) -> Val {
+        let body = self.body;
+        let name = path.last().map(String::as_str).unwrap_or_default();
+        let vals: Vec<(String, Val)> = fields
+            .iter()
+            .map(|(n, e)| (n.clone(), self.eval(*e)))
+            .collect();
+        if let Some(r) = rest {
+            self.eval(r);
+        }
+        let field = |n: &str| vals.iter().find(|(f, _)| f == n).map(|(_, v)| v);
+        let sdk = self.env.sdk;
+        if sdk.is_some_and(|s| s.result_type_names().contains(&name)) {
+            let is_error = fields
+                .iter()
+                .any(|(n, e)| n == "is_error" && is_true_literal_expr(body, *e));
+            self.fallback_result(id, !is_error);
+            if is_error {
+                let content: Vec<Val> = field("content").cloned().into_iter().collect();
+                self.error_text(id, &content);
+                return Val::one(Fact::ToolError, self.site(id));
+            }
+            if let Some(content) = field("content").cloned() {
+                self.success_with(&content, id, None, None);
+            }
+            return Val::one(Fact::Success, self.site(id));
+        }
+        let code_struct = sdk.is_some_and(|s| s.error_structs_with_code().contains(&name))
+            || (field("code").is_some()
+                && field("message").is_some()
+                && sdk.is_some_and(|s| s.writes_own_responses()));
+        if code_struct {
+            if let Some(code) = field("code").cloned() {
+                self.code_use(&code, None);
+            }
+            let code = field("code").and_then(|v| {
+                v.iter().find_map(|o| match o.fact {
+                    Fact::Int(i) => i32::try_from(i).ok(),
+                    _ => None,
+                })
+            });
+            let message = fields
+                .iter()
+                .find(|(n, _)| n == "message")
+                .and_then(|(_, e)| text::message_text(body, *e))
+                .unwrap_or_default();
+            let fact = if sdk.is_some_and(|s| s.writes_own_responses()) {
+                let all: Vec<Val> = vals.iter().map(|(_, v)| v.clone()).collect();
+                self.rpc_error_from(&all);
+                let request =
+                    text::mentions_unknown_tool(&message) || text::mentions_request(&message);
+                Fact::RpcErrorObject { code, request }
+            } else {
+                Fact::Protocol(Protocol {
+                    ctor: if code == Some(-32602) {
+                        ErrorCtor::InvalidParams
+                    } else {
+                        ErrorCtor::Other
+                    },
+                    code,
+                    deserialize_prefix: false,
+                    unknown_tool: text::mentions_unknown_tool(&message),
+                    sdk_parse: false,
+                })
+            };
+            return Val::one(fact, self.site(id));
+        }
+        // `Output { error: Some(msg), .. }` / `Response { success: false, .. }`.
+        let reports_failure = fields.iter().any(|(n, e)| {
+            (n == "error" && !matches!(&body.expr(*e).kind, ExprKind::Path(p) if p.last().is_some_and(|s| s == "None")))
+                || (n == "success" && matches!(body.expr(*e).kind, ExprKind::Lit(Lit::Bool(false))))
+        });
+        let mut out = Val::default();
+        if reports_failure {
+            out.push(self.origin(Fact::ErrJson, id));
+        }
+        for (_, v) in &vals {
+            for o in v.iter() {
+                if matches!(
+                    o.fact,
+                    Fact::Param(_)
+                        | Fact::Protocol(_)
+                        | Fact::ToolError
+                        | Fact::Success
+                        | Fact::RpcErrorObject { .. }
+                ) {
+                    out.push(*o);
+                }
+            }
+        }
+        out
+    }
+
+    /// A `json!` value: a failure report (`"error"` member, `"success": false`), a hand-made
+    /// JSON-RPC error object (`"code"` and `"message"`), a tool result (`"content"`), or the
+    /// origins of the values in it.
+    pub fn json(&mut self, j: &Json, at: ExprId) -> Val {
+        match j {
+            Json::Object(members) => self.json_object(members, at),
+            Json::Array(items) => {
+                let mut out = Val::default();
+                for i in items {
+                    out.join(&self.json(i, at));
+                }
+                out
+            }
+            Json::Expr(e) => self.eval(*e),
+            Json::Lit(Lit::Int(v), _) => match i64::try_from(*v) {
+                Ok(v) => Val::one(Fact::Int(v), self.site(at)),
+                Err(_) => Val::default(),
+            },
+            Json::Lit(Lit::Str(s), _) if text::is_failure_text(s) => {
+                Val::one(Fact::FailText, self.site(at))
+            }
+            Json::Lit(..) | Json::Null => Val::default(),
+        }
+    }
+
+    pub(super) fn json_object(&mut self, members: &[JsonMember], at: ExprId) -> Val {
+        let vals: Vec<Val> = members.iter().map(|m| self.json(&m.value, at)).collect();
+        let get = |k: &str| members.iter().position(|m| m.key == k);
+        let mut out = Val::default();
+        let own = self.env.sdk.is_some_and(|s| s.writes_own_responses());
+        if let (Some(code), Some(_)) = (get("code"), get("message")) {
+            // A JSON-RPC error object; its code literal is reported where it is written.
+            if own {
+                if let Json::Lit(Lit::Int(v), span) = &members[code].value
+                    && let Ok(value) = i64::try_from(*v)
+                {
+                    self.facts.codes.push(CodeUse {
+                        func: self.func,
+                        span: *span,
+                        value,
+                        builder: None,
+                        const_name: None,
+                    });
+                } else {
+                    let v = vals[code].clone();
+                    self.code_use(&v, None);
+                }
+            }
+            let code = match &members[code].value {
+                Json::Lit(Lit::Int(v), _) => i32::try_from(*v).ok(),
+                _ => vals[code].iter().find_map(|o| match o.fact {
+                    Fact::Int(i) => i32::try_from(i).ok(),
+                    _ => None,
+                }),
+            };
+            self.rpc_error_from(&vals);
+            let message = match get("message").map(|m| &members[m].value) {
+                Some(Json::Lit(Lit::Str(s), _)) => s.to_string(),
+                Some(Json::Expr(e)) => text::message_text(self.body, *e).unwrap_or_default(),
+                _ => String::new(),
+            };
+            let request = text::mentions_unknown_tool(&message) || text::mentions_request(&message);
+            out.push(self.origin(Fact::RpcErrorObject { code, request }, at));
+            return out;
+        }
+        if let Some(e) = get("error") {
+            let v = &vals[e];
+            if let Some(o) = v
+                .iter()
+                .find(|o| matches!(o.fact, Fact::RpcErrorObject { .. }))
+            {
+                out.push(self.origin(o.fact, at));
+                return out;
+            }
+            if !matches!(members[e].value, Json::Null) {
+                let local = v.iter().find_map(|o| match o.fact {
+                    Fact::ErrValue | Fact::ErrText => o.local,
+                    _ => None,
+                });
+                out.push(Origin {
+                    local,
+                    ..self.origin(Fact::ErrJson, at)
+                });
+            }
+        }
+        for key in ["success", "ok"] {
+            if let Some(i) = get(key)
+                && matches!(members[i].value, Json::Lit(Lit::Bool(false), _))
+            {
+                out.push(self.origin(Fact::ErrJson, at));
+            }
+        }
+        if own && let Some(c) = get("content") {
+            let flag = get("isError").map(|i| match members[i].value {
+                Json::Lit(Lit::Bool(b), _) => Some(b),
+                _ => None,
+            });
+            // `"isError": is_error`: a helper whose caller picks; not judged as a success.
+            if flag == Some(None) {
+                self.fallback_result(at, false);
+                out.push(self.origin(Fact::ToolError, at));
+                return out;
+            }
+            let is_error = flag == Some(Some(true));
+            self.fallback_result(at, !is_error);
+            if is_error {
+                self.error_text(at, &vals[c..=c]);
+                out.push(self.origin(Fact::ToolError, at));
+            } else {
+                let content = vals[c].clone();
+                self.success_with(&content, at, None, None);
+                out.push(self.origin(Fact::Success, at));
+            }
+            return out;
+        }
+        for v in &vals {
+            for o in v.iter() {
+                if !matches!(o.fact, Fact::FailText) {
+                    out.push(*o);
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,176 @@
+//! Macros: formatting, printing, panics, early returns, `anyhow!`, `json!`, `select!`.
+
+use super::*;
+
+impl Flow<'_, '_> {
+    pub fn macro_call(&mut self, id: ExprId, m: &MacroCall) -> Val {
+        let body = self.body;
+        let site_idx = self.place_calls(id);
+        if let Some(s) = site_idx {
+            self.open.push(s);
+        }
+        let mut arg_vals = Vec::new();
+        for &a in &m.args {
+            arg_vals.push(self.eval(a));
+        }
+        let text = m.format.as_ref().map(|f| self.format(f, id));
+        let json = m.json.as_ref().map(|j| self.json(j, id));
+        if let Some(p) = m.pat
+            && let Some(v) = arg_vals.first().cloned()
+        {
+            self.bind(p, &v, id);
+        }
+        if site_idx.is_some() {
+            self.open.pop();
+        }
+        let span = body.expr(id).span;
+        let text_val = text.clone().unwrap_or_default();
+        match m.name.as_str() {
+            "format" | "format_args" => text_val,
+            "print" | "println" => {
+                let bare = m
+                    .format
+                    .as_ref()
+                    .is_none_or(|f| text::is_bare_template(&f.template));
+                let name_span = m.name_span;
+                self.sent(id, m.format.as_ref());
+                self.stdout_site(
+                    self.site(id),
+                    span,
+                    StdoutKind::Print {
+                        name: m.name.clone(),
+                        name_span,
+                        bare,
+                    },
+                );
+                Val::default()
+            }
+            "write" | "writeln" => {
+                let Some(&dest) = m.args.first() else {
+                    return Val::default();
+                };
+                if self.is_stdout_expr(dest) {
+                    let bare = m
+                        .format
+                        .as_ref()
+                        .is_none_or(|f| text::is_bare_template(&f.template));
+                    self.sent(id, m.format.as_ref());
+                    self.stdout_site(self.site(id), span, StdoutKind::Write { bare });
+                } else if let ExprKind::Local(l) = body.expr(body.peel(dest)).kind {
+                    self.add_to_local(l, &text_val);
+                }
+                Val::default()
+            }
+            "panic" | "todo" | "unimplemented" | "unreachable" | "assert" | "assert_eq"
+            | "assert_ne" => {
+                let invariant =
+                    (m.name == "unreachable" && self.fallback > 0).then_some(Invariant::Excluded);
+                self.panic_site(span, format!("`{}!`", m.name), PanicKind::Macro, invariant);
+                Val::default()
+            }
+            "bail" | "ensure" => {
+                let message = m.format.as_ref().map(|f| f.template.clone());
+                let mut err = text_val.text();
+                err.push(self.foreign(id, message.as_deref()));
+                if let Some(v) = arg_vals.first()
+                    && m.name == "bail"
+                {
+                    err.join(&v.success());
+                }
+                self.exit(ExitKind::Macro, id, err);
+                Val::default()
+            }
+            "anyhow" | "eyre" | "format_err" => {
+                let message = m.format.as_ref().map(|f| f.template.clone());
+                let mut v = text_val.text();
+                v.push(self.foreign(id, message.as_deref()));
+                v
+            }
+            "json" => json.unwrap_or_default(),
+            // `select!`'s value is its branches': each is a block that ends in its handler.
+            "vec" | "dbg" | "select" | "select_biased" => {
+                let mut out = Val::default();
+                for v in &arg_vals {
+                    out.join(v);
+                }
+                out
+            }
+            _ => Val::default(),
+        }
+    }
+
+    /// Records the values of the locals a stdout write formats (a response being sent).
+    pub(super) fn sent(&mut self, id: ExprId, format: Option<&Format>) {
+        let Some(f) = format else { return };
+        let mut val = Val::default();
+        for &a in &f.args {
+            if let ExprKind::Local(l) = self.body.expr(self.body.peel(a)).kind {
+                val.join(&self.locals[l as usize]);
+            }
+        }
+        if !val.is_empty() {
+            self.facts.sent.push(Return {
+                owner: self.owner,
+                at: id,
+                val,
+            });
+        }
+    }
+
+    /// A format string's value: failure text, text built from an error value, `Debug` of an
+    /// error, and the text origins of its arguments.
+    pub(super) fn format(&mut self, f: &Format, id: ExprId) -> Val {
+        let body = self.body;
+        let vals: Vec<(ExprId, Val)> = f.args.iter().map(|&a| (a, self.eval(a))).collect();
+        let mut out = Val::default();
+        if text::is_failure_text(&f.template) {
+            out.push(self.origin(Fact::FailText, id));
+        }
+        let lookup = |a: ExprId| vals.iter().find(|(e, _)| *e == a).map(|(_, v)| v);
+        for p in &f.placeholders {
+            let Some(arg) = p.arg else { continue };
+            let Some(v) = lookup(arg) else { continue };
+            for o in v.iter() {
+                if matches!(
+                    o.fact,
+                    Fact::ErrValue | Fact::Foreign { .. } | Fact::Protocol(_)
+                ) && o.part == Part::Plain
+                {
+                    out.push(Origin {
+                        fact: Fact::ErrText,
+                        local: o.local,
+                        ..self.origin(Fact::ErrText, id)
+                    });
+                    if p.debug {
+                        out.push(Origin {
+                            local: o.local,
+                            ..self.origin(Fact::Internals(Internals::DebugError), id)
+                        });
+                    }
+                }
+            }
+            // Names that hold internals by convention.
+            if let ExprKind::Local(l) = body.expr(arg).kind {
+                let name = body.local(l).name.as_str();
+                let internals = match name {
+                    "payload" | "panic_payload" | "panic_info" => Some(Internals::PanicPayload),
+                    "backtrace" | "bt" => Some(Internals::Backtrace),
+                    "sql" => Some(Internals::Sql),
+                    _ => None,
+                };
+                if let Some(k) = internals {
+                    out.push(self.origin(Fact::Internals(k), arg));
+                }
+            }
+        }
+        for (_, v) in &vals {
+            for o in v.text().iter() {
+                // Error values became text built from them above.
+                if !matches!(o.fact, Fact::ErrValue) {
+                    out.push(*o);
+                }
+            }
+        }
+        out
+    }
+}

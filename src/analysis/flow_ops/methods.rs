@@ -1,0 +1,507 @@
+//! Method calls: closures run by combinators, `Result`/`Option` adapters, unwraps and the
+//! checks before them, child processes and stdout handles.
+
+use super::*;
+
+impl Flow<'_, '_> {
+    /// A function argument of a combinator: a closure (evaluated with `params`), a path to
+    /// a constructor or crate fn, or another expression.
+    pub(super) fn callable(&mut self, id: ExprId, arg: ExprId, params: &[Val]) -> Val {
+        let body = self.body;
+        match &body.expr(arg).kind {
+            ExprKind::Closure(c) => {
+                self.place_calls(arg);
+                self.closure(*c, params)
+            }
+            ExprKind::Path(path) => {
+                self.place_calls(arg);
+                if let Some(sdk) = self.env.sdk
+                    && let Some(ctor) = sdk.error_ctor(self.imports, path)
+                {
+                    return Val(vec![self.protocol(arg, ctor, false, &[], params)]);
+                }
+                if let Some(sdk) = self.env.sdk
+                    && sdk.is_error_result_ctor(self.imports, path)
+                {
+                    return Val::one(Fact::ToolError, self.site(arg));
+                }
+                let targets: Vec<FnId> = self
+                    .resolved
+                    .targets(arg)
+                    .filter(|c| c.kind == CallKind::FnValue)
+                    .flat_map(|c| c.targets.iter().copied())
+                    .collect();
+                if !targets.is_empty() {
+                    return self.apply_summaries(id, &targets, params);
+                }
+                // `Into::into`, `ToString::to_string`, `String::from`: the value itself.
+                let last = path.last().map(String::as_str).unwrap_or_default();
+                if matches!(last, "into" | "from" | "to_string" | "new") {
+                    return params
+                        .first()
+                        .map(|p| self.to_text(p, arg))
+                        .unwrap_or_default();
+                }
+                Val::default()
+            }
+            _ => self.eval(arg),
+        }
+    }
+
+    /// `value.to_string()`-like: an error value becomes text built from it.
+    pub(super) fn to_text(&self, v: &Val, at: ExprId) -> Val {
+        let mut out = Val::default();
+        for o in v.iter() {
+            match o.fact {
+                Fact::ErrValue | Fact::Foreign { .. } | Fact::Protocol(_) => out.push(Origin {
+                    fact: Fact::ErrText,
+                    part: o.part,
+                    site: self.site(at),
+                    via: None,
+                    wrap: None,
+                    local: o.local,
+                }),
+                _ => out.push(*o),
+            }
+        }
+        out
+    }
+
+    /// The error side of `v` for a closure parameter: its `Err` origins and a marker.
+    pub(super) fn error_param(&self, v: &Val, at: ExprId, closure_arg: Option<ExprId>) -> Val {
+        let mut e = v.part(Part::Err);
+        let pat = closure_arg.and_then(|a| match self.body.expr(a).kind {
+            ExprKind::Closure(c) => self.body.closure(c).params.first().copied(),
+            _ => None,
+        });
+        e.push(self.err_marker(at, pat));
+        e
+    }
+
+    pub fn method_call(
+        &mut self,
+        id: ExprId,
+        receiver: ExprId,
+        method: &str,
+        _method_span: Sp,
+        args: &[ExprId],
+    ) -> Val {
+        let body = self.body;
+        let catch = method == "catch_unwind";
+        if catch {
+            self.catch += 1;
+        }
+        let rv = self.eval(receiver);
+        if catch {
+            self.catch -= 1;
+        }
+        let site_idx = self.place_calls(id);
+        if let Some(s) = site_idx {
+            self.open.push(s);
+        }
+        let guard = self.env.config.panic_guards.iter().any(|g| g == method);
+        if guard {
+            self.catch += 1;
+        }
+        let v = self.method_value(id, receiver, method, args, &rv);
+        if guard {
+            self.catch -= 1;
+        }
+        if site_idx.is_some() {
+            self.open.pop();
+        }
+        self.note_method_checks(receiver, method);
+        if let Some(sdk) = self.env.sdk
+            && sdk.is_stdio_method(method)
+        {
+            let place = self.place(body.expr(id).span.start);
+            self.facts.transports.push((id, place));
+        }
+        v
+    }
+
+    pub(super) fn method_value(
+        &mut self,
+        id: ExprId,
+        receiver: ExprId,
+        method: &str,
+        args: &[ExprId],
+        rv: &Val,
+    ) -> Val {
+        let body = self.body;
+        let arg0 = args.first().copied();
+        let ok = || rv.part(Part::Ok).tagged(Part::Ok);
+        let err = || rv.part(Part::Err).tagged(Part::Err);
+        match method {
+            "map_err" => {
+                let Some(a) = arg0 else { return rv.clone() };
+                let e = self.error_param(rv, receiver, Some(a));
+                let mapped = self.callable(id, a, &[e]);
+                let mut out = ok();
+                let mut mapped = mapped.success();
+                if mapped.is_empty() {
+                    mapped.push(self.foreign(a, None));
+                }
+                out.join(&mapped.tagged(Part::Err));
+                out.joined(&plain_params(rv))
+            }
+            "ok_or" | "ok_or_else" => {
+                let mut e = match arg0 {
+                    Some(a) if method == "ok_or" => self.eval(a),
+                    Some(a) => self.callable(id, a, &[]),
+                    None => Val::default(),
+                };
+                if !e.any(|o| is_error_fact(o.fact)) {
+                    let msg = arg0.and_then(|a| {
+                        let a = match &body.expr(a).kind {
+                            ExprKind::Closure(c) => body.value_of(body.closure(*c).body),
+                            _ => a,
+                        };
+                        text::message_text(body, a)
+                    });
+                    e.push(self.foreign(arg0.unwrap_or(id), msg.as_deref()));
+                }
+                rv.success()
+                    .tagged(Part::Ok)
+                    .joined(&e.success().tagged(Part::Err))
+            }
+            "unwrap_or_else" | "or_else" | "map_or_else" => {
+                let e = self.error_param(rv, receiver, arg0);
+                let fallback = match arg0 {
+                    Some(a) => self.callable(id, a, &[e]),
+                    None => Val::default(),
+                };
+                let mut ok_side = rv.success();
+                if method == "map_or_else"
+                    && let Some(&f) = args.get(1)
+                {
+                    ok_side = self.callable(id, f, &[rv.success()]);
+                }
+                if method == "or_else" {
+                    return ok().joined(&fallback);
+                }
+                ok_side.joined(&fallback)
+            }
+            "unwrap_or" | "map_or" => {
+                let d = arg0.map(|a| self.eval(a)).unwrap_or_default();
+                let mut out = rv.success().joined(&d);
+                if method == "map_or"
+                    && let Some(&f) = args.get(1)
+                {
+                    out = d.joined(&self.callable(id, f, &[rv.success()]));
+                }
+                out
+            }
+            "unwrap" | "expect" | "unwrap_unchecked" => {
+                self.unwrap_site(id, receiver, method, arg0);
+                rv.success()
+            }
+            "map" | "and_then" | "inspect" | "filter_map" | "then" => {
+                let mapped = match arg0 {
+                    Some(a) => self.callable(id, a, &[rv.success()]),
+                    None => Val::default(),
+                };
+                let result_like = rv.any(|o| o.part != Part::Plain);
+                if !result_like {
+                    return mapped;
+                }
+                let mapped = if method == "map" {
+                    mapped.success().tagged(Part::Ok)
+                } else {
+                    mapped
+                };
+                mapped.joined(&err())
+            }
+            "err" => rv.part(Part::Err).tagged(Part::Ok),
+            "ok" => ok(),
+            "context" | "with_context" | "wrap_err" => {
+                for &a in args {
+                    self.callable(id, a, &[]);
+                }
+                let mut out = rv.clone();
+                if !out.any(|o| o.part == Part::Err) {
+                    out.push(Origin {
+                        part: Part::Err,
+                        ..self.foreign(id, None)
+                    });
+                }
+                out
+            }
+            "push_str" | "push" | "extend" | "insert" | "extend_from_slice" => {
+                let vals = self.eval_all(args);
+                if let ExprKind::Local(l) = body.expr(body.peel(receiver)).kind {
+                    for v in &vals {
+                        self.add_to_local(l, &v.text());
+                    }
+                }
+                Val::default()
+            }
+            "with_writer" | "with_test_writer" => {
+                let stderr = method == "with_writer"
+                    && arg0.is_some_and(|a| writer_keeps_stdout_clean(body, a));
+                for &a in args {
+                    self.eval(a);
+                }
+                let mut out = Val::default();
+                for o in rv.iter() {
+                    match o.fact {
+                        Fact::Logger { installs, .. } if stderr => {
+                            let _ = installs;
+                        }
+                        Fact::Logger { installs, .. } => out.push(Origin {
+                            fact: Fact::Logger {
+                                installs,
+                                writer: Some(id),
+                            },
+                            ..*o
+                        }),
+                        _ => out.push(*o),
+                    }
+                }
+                out
+            }
+            "init" | "try_init" => {
+                self.eval_all(args);
+                self.install_loggers(rv);
+                Val::default()
+            }
+            "with" => {
+                let vals = self.eval_all(args);
+                let mut out = rv.clone();
+                for v in &vals {
+                    out.join(v);
+                }
+                out
+            }
+            "status" | "spawn" => {
+                self.eval_all(args);
+                self.child_process(id, receiver, method);
+                Val::default()
+            }
+            "write_all" | "write" | "write_fmt" | "write_str" | "write_line" => {
+                self.eval_all(args);
+                if rv.any(|o| o.fact == Fact::Stdout) {
+                    let span = body.expr(id).span;
+                    self.stdout_site(self.site(id), span, StdoutKind::Write { bare: true });
+                }
+                Val::default()
+            }
+            "target" if self.is_env_logger_stdout(receiver, arg0) => {
+                let span = body.expr(id).span;
+                self.stdout_site(
+                    self.site(id),
+                    span,
+                    StdoutKind::LoggerCrate {
+                        what: "`env_logger` with `Target::Stdout`".into(),
+                    },
+                );
+                rv.clone()
+            }
+            "backtrace" => Val::one(Fact::Internals(Internals::Backtrace), self.site(id)),
+            "downcast_ref" | "downcast" => {
+                Val::one(Fact::Internals(Internals::PanicPayload), self.site(id))
+            }
+            _ => {
+                let vals = self.eval_all(args);
+                let targets = self.crate_targets(id, CallKind::Method);
+                if !targets.is_empty() {
+                    return self.apply_summaries(id, &targets, &vals);
+                }
+                if PASSTHROUGH.contains(&method) {
+                    if matches!(method, "to_string" | "into" | "to_owned") {
+                        return self.to_text(rv, id);
+                    }
+                    return rv.clone();
+                }
+                // The stdout handle's lock is the handle.
+                if method == "lock" || method == "flush" {
+                    return rv.clone();
+                }
+                // Builders (`fmt().with_ansi(false)`) and the stdout handle carry on.
+                Val(rv
+                    .iter()
+                    .filter(|o| matches!(o.fact, Fact::Stdout | Fact::Logger { .. }))
+                    .copied()
+                    .collect())
+            }
+        }
+    }
+
+    /// `x.unwrap()` / `x.expect(..)`: a panic site unless the fn made it safe or it cannot
+    /// fail on caller data.
+    pub(super) fn unwrap_site(&mut self, id: ExprId, receiver: ExprId, method: &str, arg0: Option<ExprId>) {
+        let body = self.body;
+        let inner = body.peel(receiver);
+        let lock = matches!(&body.expr(inner).kind, ExprKind::MethodCall { method: m, args, .. }
+            if args.is_empty() && matches!(m.as_str(), "lock" | "read" | "write"));
+        let serialization = match &body.expr(inner).kind {
+            ExprKind::Call { func, .. } => match &body.expr(*func).kind {
+                ExprKind::Path(p) => {
+                    let r = self.imports.resolve_segments(p);
+                    r.first().is_some_and(|f| f == "serde_json")
+                        && r.last().is_some_and(|l| {
+                            matches!(
+                                l.as_str(),
+                                "to_value"
+                                    | "to_string"
+                                    | "to_string_pretty"
+                                    | "to_vec"
+                                    | "to_vec_pretty"
+                            )
+                        })
+                }
+                _ => false,
+            },
+            _ => false,
+        };
+        // `writeln!(string, ..)` into memory cannot fail.
+        let write_to_memory = matches!(&body.expr(inner).kind, ExprKind::Macro(m)
+            if matches!(m.name.as_str(), "write" | "writeln")
+                && m.args.first().is_some_and(|&d| !self.is_stdout_expr(d)));
+        let message = arg0.and_then(|a| body.str_lit(a)).unwrap_or_default();
+        if serialization
+            || write_to_memory
+            || text::is_constant(body, inner)
+            || self.checked_before(inner)
+        {
+            return;
+        }
+        // Asserted, not caller data: a lock poisoned only by another panic, an `expect` whose
+        // message or preceding code establishes what it expects.
+        let invariant = if lock {
+            Some(Invariant::Lock)
+        } else if method == "expect" && text::states_invariant(message) {
+            Some(Invariant::Stated)
+        } else if method == "expect" && self.invariant_established(inner) {
+            Some(Invariant::Piped)
+        } else {
+            None
+        };
+        let span = match &body.expr(id).kind {
+            ExprKind::MethodCall { method_span, .. } => Sp {
+                start: method_span.start,
+                end: body.expr(id).span.end,
+            },
+            _ => body.expr(id).span,
+        };
+        let kind = if method == "expect" {
+            PanicKind::Expect
+        } else {
+            PanicKind::Unwrap
+        };
+        self.panic_site(span, format!("`.{method}()`"), kind, invariant);
+    }
+
+    /// `child.stdout.take().expect(..)` after `.stdout(Stdio::piped())`: the handle is there.
+    pub(super) fn invariant_established(&self, receiver: ExprId) -> bool {
+        let (_, first) = text::chain_root(self.body, receiver);
+        matches!(first.as_deref(), Some("take"))
+            && matches!(&self.body.expr(text::chain_start(self.body, receiver)).kind,
+                ExprKind::Field { member, .. } if matches!(member.as_str(), "stdout" | "stdin" | "stderr"))
+    }
+
+    /// An `unwrap` the same fn has made safe: `x.is_some() && x.unwrap()`, `if v.len() == 1 {
+    /// v.into_iter().next().unwrap() }`, `if s.starts_with(p) { s.strip_prefix(p).unwrap() }`.
+    pub(super) fn checked_before(&self, receiver: ExprId) -> bool {
+        let (root, first) = text::chain_root(self.body, receiver);
+        let Some(root) = root else { return false };
+        let c = &self.checks;
+        match first.as_deref() {
+            None => c.variant.contains(&root),
+            Some("strip_prefix" | "strip_suffix") => c.affix.contains(&root),
+            Some("next") if c.variant.contains(&root) => true,
+            Some(
+                "iter" | "into_iter" | "chars" | "first" | "last" | "next" | "pop" | "keys"
+                | "values",
+            ) => c.length.contains(&root),
+            _ => false,
+        }
+    }
+
+    pub(super) fn note_method_checks(&mut self, receiver: ExprId, method: &str) {
+        let Some(place) = text::place_key(self.body, receiver) else {
+            return;
+        };
+        match method {
+            "is_empty" => {
+                self.checks.length.insert(place);
+            }
+            "is_some" | "is_none" | "is_ok" | "is_err" | "peek" => {
+                self.checks.variant.insert(place);
+            }
+            "starts_with" | "ends_with" => {
+                self.checks.affix.insert(place);
+            }
+            _ => {}
+        }
+    }
+
+    /// `Command::new(..)...status()` / `.spawn()` without `.stdout(..)`: the child inherits
+    /// stdout.
+    pub(super) fn child_process(&mut self, id: ExprId, receiver: ExprId, method: &str) {
+        let body = self.body;
+        let start = text::chain_start(body, receiver);
+        let is_command = match &body.expr(start).kind {
+            ExprKind::Call { func, .. } => match &body.expr(*func).kind {
+                ExprKind::Path(p) => {
+                    let r = self.imports.resolve_segments(p);
+                    r.ends_with(&["Command".into(), "new".into()])
+                        && r.first().is_some_and(|f| f == "std" || f == "tokio")
+                }
+                _ => false,
+            },
+            _ => false,
+        };
+        if !is_command || text::chain_has_method(body, receiver, &["stdout"]) {
+            return;
+        }
+        let span = body.expr(id).span;
+        self.stdout_site(
+            self.site(id),
+            span,
+            StdoutKind::Child {
+                method: method.to_string(),
+            },
+        );
+    }
+
+    pub(super) fn is_env_logger_stdout(&self, receiver: ExprId, arg: Option<ExprId>) -> bool {
+        let body = self.body;
+        let Some(arg) = arg else { return false };
+        let stdout = matches!(&body.expr(arg).kind, ExprKind::Path(p) if p.last().is_some_and(|s| s == "Stdout"));
+        let start = text::chain_start(body, receiver);
+        let env_logger = match &body.expr(start).kind {
+            ExprKind::Call { func, .. } => matches!(&body.expr(*func).kind,
+                ExprKind::Path(p) if self.imports.resolve_segments(p).first().is_some_and(|f| f == "env_logger")),
+            _ => false,
+        } || self
+            .imports
+            .names_any(&["Target".into()], &[&["env_logger", "Target"]]);
+        stdout && env_logger
+    }
+
+    /// `stdout()`, `io::stdout().lock()`, a local named `stdout`.
+    pub fn is_stdout_expr(&self, e: ExprId) -> bool {
+        let body = self.body;
+        match &body.expr(body.peel(e)).kind {
+            ExprKind::MethodCall {
+                receiver, method, ..
+            } if method == "lock" => self.is_stdout_expr(*receiver),
+            ExprKind::Call { func, .. } => match &body.expr(*func).kind {
+                ExprKind::Path(p) => {
+                    let r = self.imports.resolve_segments(p);
+                    let n = r.len();
+                    n >= 2 && r[n - 1] == "stdout" && r[n - 2] == "io"
+                }
+                _ => false,
+            },
+            ExprKind::Local(l) => {
+                let name = &body.local(*l).name;
+                name == "stdout"
+                    || name == "stdout_lock"
+                    || self.locals[*l as usize].any(|o| o.fact == Fact::Stdout)
+            }
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! The sites a value reveals: parameters reaching sinks, failures put into successes, error
+//! codes, leaked internals, loggers, stdout writes and panics.
+
+use super::*;
+
+impl Flow<'_, '_> {
+    pub(super) fn sink_params(&mut self, v: &Val, bit: u8) {
+        for o in v.iter() {
+            if let Fact::Param(k) = o.fact
+                && let Some(s) = self.sinks.get_mut(k as usize)
+            {
+                *s |= bit;
+            }
+        }
+    }
+
+    /// Value `v` goes into a success result built at call `id` (`ctor`: the constructor's
+    /// name, for the rename fix; `helper`: a crate fn that builds it).
+    pub(super) fn success_with(&mut self, v: &Val, id: ExprId, ctor: Option<Sp>, helper: Option<FnId>) {
+        self.sink_params(v, SINK_SUCCESS);
+        // The most telling reason: text built from a named error, then error values.
+        let Some(o) = v
+            .iter()
+            .filter(|o| o.part != Part::Err && o.fact.is_failure())
+            .min_by_key(|o| failure_rank(o))
+        else {
+            return;
+        };
+        let at = match o.via {
+            Some(call) => call,
+            None if o.site.func == self.func => o.site,
+            None => self.site(id),
+        };
+        self.facts.success_failures.push(SuccessFailure {
+            owner: self.owner,
+            at,
+            ctor_name: ctor,
+            why: *o,
+            helper,
+        });
+    }
+
+    /// A tool result built in a catch-all arm of a `match` on a tool's name.
+    pub(super) fn fallback_result(&mut self, at: ExprId, success: bool) {
+        if self.name_fallback > 0 {
+            self.facts.fallback_results.push(FallbackResult {
+                owner: self.owner,
+                at,
+                success,
+            });
+        }
+    }
+
+    /// Integers in `v` become a JSON-RPC error code (through `builder`, a crate fn).
+    pub(super) fn code_use(&mut self, v: &Val, builder: Option<FnId>) {
+        self.sink_params(v, SINK_CODE);
+        for o in v.iter() {
+            if let Fact::Int(value) = o.fact {
+                let (func, expr) = (o.site.func, o.site.expr);
+                let def = self.env.program.def(func);
+                let const_name = match &def.body.expr(expr).kind {
+                    ExprKind::Path(p) => p.last().cloned(),
+                    _ => None,
+                };
+                let at = o.via.unwrap_or(o.site);
+                self.facts.codes.push(CodeUse {
+                    func: at.func,
+                    span: self.env.program.def(at.func).body.expr(at.expr).span,
+                    value,
+                    builder,
+                    const_name,
+                });
+            }
+        }
+    }
+
+    /// The text of an error result made at `at` from values `vals`.
+    pub(super) fn error_text(&mut self, at: ExprId, vals: &[Val]) {
+        let text = vals.iter().fold(Val::default(), |t, v| t.joined(&v.text()));
+        self.facts.error_texts.push((at, text));
+    }
+
+    /// Internals in `v`, sent in an `isError` result.
+    pub(super) fn leaks_in(&mut self, v: &Val) {
+        for o in v.iter() {
+            if let Fact::Internals(kind) = o.fact {
+                self.facts.leaks.push(Leak {
+                    owner: self.owner,
+                    at: o.site,
+                    kind,
+                    local: o.local,
+                });
+            }
+        }
+    }
+
+    /// Loggers in `v` are installed: the ones still writing to stdout are stdout sites.
+    pub fn install_loggers(&mut self, v: &Val) {
+        for o in v.iter() {
+            if let Fact::Logger { installs, writer } = o.fact {
+                let def = self.env.program.def(o.site.func);
+                let span = def.body.expr(o.site.expr).span;
+                let writer = writer.map(|w| crate::analysis::program::Site {
+                    func: o.site.func,
+                    expr: w,
+                });
+                self.stdout_site(o.site, span, StdoutKind::Logger { installs, writer });
+            }
+        }
+    }
+
+    pub fn stdout_site(&mut self, at: crate::analysis::program::Site, span: Sp, kind: StdoutKind) {
+        let place = self.place(span.start);
+        self.facts.stdout.push(StdoutSite {
+            owner: self.owner,
+            at,
+            span,
+            kind,
+            place,
+        });
+    }
+
+    pub fn panic_site(
+        &mut self,
+        span: Sp,
+        what: String,
+        kind: PanicKind,
+        invariant: Option<Invariant>,
+    ) {
+        self.facts.panics.push(PanicSite {
+            owner: self.owner,
+            at: None,
+            span,
+            what,
+            kind,
+            guarded: self.catch > 0,
+            within: self.open.last().copied(),
+            invariant,
+            params: Vec::new(),
+        });
+    }
+}

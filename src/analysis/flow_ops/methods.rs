@@ -329,7 +329,13 @@ impl Flow<'_, '_> {
 
     /// `x.unwrap()` / `x.expect(..)`: a panic site unless the fn made it safe or it cannot
     /// fail on caller data.
-    pub(super) fn unwrap_site(&mut self, id: ExprId, receiver: ExprId, method: &str, arg0: Option<ExprId>) {
+    pub(super) fn unwrap_site(
+        &mut self,
+        id: ExprId,
+        receiver: ExprId,
+        method: &str,
+        arg0: Option<ExprId>,
+    ) {
         let body = self.body;
         let inner = body.peel(receiver);
         let lock = matches!(&body.expr(inner).kind, ExprKind::MethodCall { method: m, args, .. }

@@ -16,7 +16,13 @@ impl Flow<'_, '_> {
 
     /// Value `v` goes into a success result built at call `id` (`ctor`: the constructor's
     /// name, for the rename fix; `helper`: a crate fn that builds it).
-    pub(super) fn success_with(&mut self, v: &Val, id: ExprId, ctor: Option<Sp>, helper: Option<FnId>) {
+    pub(super) fn success_with(
+        &mut self,
+        v: &Val,
+        id: ExprId,
+        ctor: Option<Sp>,
+        helper: Option<FnId>,
+    ) {
         self.sink_params(v, SINK_SUCCESS);
         // The most telling reason: text built from a named error, then error values.
         let Some(o) = v

@@ -1,0 +1,351 @@
+//! The flow walk's branching constructs: `if`, `match` (arms that bind `Ok`/`Err` payloads,
+//! catch-all arms of a tool-name `match`), closures, `?`, indexing, and the checks and
+//! pairs they record.
+
+use super::facts::*;
+use super::flow::*;
+use super::value::*;
+use crate::model::ir::*;
+
+impl Flow<'_, '_> {
+    pub fn new_group(&mut self) -> u32 {
+        self.next_group += 1;
+        self.next_group
+    }
+
+    pub fn in_branch<T>(
+        &mut self,
+        group: u32,
+        diverges: bool,
+        gates: Vec<Gate>,
+        f: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        self.facts.branches.push(BranchInfo { group, diverges });
+        let id = self.facts.branches.len() as u32;
+        self.branch.push(id);
+        let before = self.gates.len();
+        self.gates.extend(gates);
+        let out = f(self);
+        self.gates.truncate(before);
+        self.branch.pop();
+        out
+    }
+
+    pub(super) fn if_expr(&mut self, cond: ExprId, then: ExprId, els: Option<ExprId>) -> Val {
+        let group = self.new_group();
+        self.eval(cond);
+        let gates = super::text::gates_of(self.body, cond, true);
+        let negated = super::text::gates_of(self.body, cond, false);
+        let then_diverges = super::text::diverges(self.body, then);
+        let mut v = self.in_branch(group, then_diverges, gates, |f| f.eval(then));
+        if let Some(e) = els {
+            // `if let Some(tool) = tools.get(name) { .. } else { .. }`: the `else` answers a
+            // name no tool has.
+            let lookup = self.is_name_lookup(cond);
+            let d = super::text::diverges(self.body, e);
+            let ev = self.in_branch(group, d, negated, |f| {
+                f.name_fallback += u32::from(lookup);
+                let v = f.eval(e);
+                f.name_fallback -= u32::from(lookup);
+                if lookup {
+                    f.fallback_value(e, &v);
+                }
+                v
+            });
+            v.join(&ev);
+        }
+        v
+    }
+
+    /// `let Some(..) = <something with the tool's name>`: a lookup of the tool by name.
+    pub(super) fn is_name_lookup(&self, cond: ExprId) -> bool {
+        let body = self.body;
+        matches!(&body.expr(cond).kind, ExprKind::Let { pat, expr }
+            if matches!(&body.pat(*pat).kind, PatKind::TupleStruct { path, .. }
+                if path.last().is_some_and(|l| l == "Some"))
+                && super::text::mentions_name(body, *expr))
+    }
+
+    /// The value of a branch that answers an unknown tool name: a tool result in it (built
+    /// there, by a helper, or held in a variable) is the answer, unless one was recorded at
+    /// its constructor already.
+    pub(super) fn fallback_value(&mut self, branch: ExprId, v: &Val) {
+        let span = self.body.expr(branch).span;
+        let body = self.body;
+        let recorded = self.facts.fallback_results.iter().any(|r| {
+            let at = body.expr(r.at).span;
+            r.owner == self.owner && at.start >= span.start && at.end <= span.end
+        });
+        if recorded {
+            return;
+        }
+        let result = v.iter().find_map(|o| match (o.fact, o.part) {
+            (Fact::ToolError, Part::Plain | Part::Ok) => Some((false, o)),
+            (Fact::Success, Part::Plain | Part::Ok) => Some((true, o)),
+            _ => None,
+        });
+        if let Some((success, o)) = result {
+            // At the helper call or constructor in the branch that made it, when there is one.
+            let inside = |site: super::program::Site| {
+                let at = body.expr(site.expr).span;
+                (site.func == self.func && at.start >= span.start && at.end <= span.end)
+                    .then_some(site.expr)
+            };
+            let at = o
+                .via
+                .and_then(inside)
+                .or_else(|| inside(o.site))
+                .unwrap_or(branch);
+            self.facts.fallback_results.push(FallbackResult {
+                owner: self.owner,
+                at,
+                success,
+            });
+        }
+    }
+
+    pub(super) fn match_expr(&mut self, scrutinee: ExprId, arms: &[Arm]) -> Val {
+        let sv = self.eval(scrutinee);
+        let group = self.new_group();
+        let on_name = super::text::mentions_name(self.body, scrutinee);
+        let mut out = Val::default();
+        for arm in arms {
+            let diverges = super::text::diverges(self.body, arm.body);
+            // `None` of a lookup by name is the name no tool has.
+            let fallback = super::text::is_fallback(self.body, arm.pat)
+                || (on_name
+                    && matches!(&self.body.pat(arm.pat).kind,
+                        PatKind::Path(p) if p.last().is_some_and(|l| l == "None")));
+            let v = self.in_branch(group, diverges, Vec::new(), |f| {
+                if fallback {
+                    f.fallback += 1;
+                    if on_name {
+                        f.name_fallback += 1;
+                    }
+                } else if on_name {
+                    f.tool_arm += 1;
+                }
+                f.bind(arm.pat, &sv, scrutinee);
+                if let Some(g) = arm.guard {
+                    f.eval(g);
+                }
+                let v = f.eval(arm.body);
+                if fallback {
+                    f.fallback -= 1;
+                    if on_name {
+                        f.name_fallback -= 1;
+                        f.fallback_value(arm.body, &v);
+                    }
+                } else if on_name {
+                    f.tool_arm -= 1;
+                }
+                v
+            });
+            out.join(&v);
+        }
+        out
+    }
+
+    /// Evaluates a closure's body with its parameters bound to `params`; returns its value.
+    pub fn closure(&mut self, c: ClosureId, params: &[Val]) -> Val {
+        let def = self.body.closure(c);
+        for (i, &p) in def.params.iter().enumerate() {
+            if let Some(v) = params.get(i) {
+                self.bind(p, v, def.body);
+            }
+        }
+        let outer = self.owner.replace(c);
+        let v = self.eval(def.body);
+        let tail = self.body.value_of(def.body);
+        self.finish_body(tail, v.clone());
+        self.owner = outer;
+        v
+    }
+
+    /// `expr?`: an exit with the error side; the value is the success side.
+    pub(super) fn question(&mut self, id: ExprId, expr: ExprId, question: Sp) -> Val {
+        let v = self.eval(expr);
+        let (operand, option, lock_failure) = super::text::question_operand(self.body, expr);
+        let mut err = v.part(Part::Err);
+        // A callee's error of another type is converted here (`From`): this `?` makes it.
+        if self.owner.is_none() && self.converts_at(operand) {
+            let about_args = err.any(|o| {
+                matches!(
+                    o.fact,
+                    Fact::Foreign {
+                        about_args: true,
+                        ..
+                    }
+                )
+            });
+            let unknown_tool = err.any(|o| {
+                matches!(
+                    o.fact,
+                    Fact::Foreign {
+                        unknown_tool: true,
+                        ..
+                    }
+                )
+            });
+            // The callee's errors are content now: neither they nor the call are forwarded.
+            err.retain(|o| {
+                o.fact != Fact::Returned && (o.via.is_none() || matches!(o.fact, Fact::Protocol(_)))
+            });
+            if err.is_empty() {
+                err.push(Origin {
+                    fact: Fact::Foreign {
+                        about_args,
+                        unknown_tool,
+                    },
+                    part: Part::Plain,
+                    site: self.site(id),
+                    via: None,
+                    wrap: None,
+                    local: None,
+                });
+            }
+        }
+        // An error of a call we cannot see into (std, another crate) is made at this `?`.
+        // (`Url::parse("https://..")?` on a constant cannot fail on caller data.)
+        if err.is_empty() && !super::text::is_constant(self.body, self.body.peel(operand)) {
+            let parsed = super::text::parses_arguments(self.body, operand);
+            err.push(Origin {
+                fact: Fact::Foreign {
+                    about_args: parsed == Some(true),
+                    unknown_tool: parsed == Some(false),
+                },
+                part: Part::Plain,
+                site: self.site(id),
+                via: None,
+                wrap: None,
+                local: None,
+            });
+        }
+        self.facts.exits.push(Exit {
+            owner: self.owner,
+            kind: ExitKind::Question,
+            at: id,
+            question: Some(question),
+            operand: Some(operand),
+            option,
+            err,
+            in_fallback: self.fallback > 0,
+            lock_failure,
+        });
+        v.success()
+    }
+
+    /// Whether `?` on `operand`, a call to crate fns, converts their error into this fn's
+    /// error type (they differ).
+    pub(super) fn converts_at(&self, operand: ExprId) -> bool {
+        let types = self.env.types;
+        let Some(own) = super::types::error_type(&types.expand(&self.def.ret)) else {
+            return false;
+        };
+        let mut targets = self
+            .resolved
+            .targets(self.body.peel(operand))
+            .filter(|c| !c.may)
+            .flat_map(|c| c.targets.iter().copied())
+            .peekable();
+        targets.peek().is_some()
+            && targets.all(|t| {
+                let ret = types.expand(&self.env.program.def(t).ret);
+                super::types::error_type(&ret).is_some_and(|e| e != own)
+            })
+    }
+
+    pub(super) fn index(&mut self, id: ExprId, base: ExprId, index: ExprId, bracket: Sp) -> Val {
+        let bv = self.eval(base);
+        let iv = self.eval(index);
+        let params: Vec<u16> = iv
+            .iter()
+            .filter_map(|o| match o.fact {
+                Fact::Param(k) => Some(k),
+                _ => None,
+            })
+            .collect();
+        let place = super::text::place_key(self.body, base);
+        let checked = place.is_some_and(|p| self.checks.length.contains(&p));
+        let shape = super::text::index_can_panic(self.body, index);
+        let base_ty = self.resolved_base_is_sequence(base);
+        if !checked && (shape || (!params.is_empty() && base_ty)) {
+            let span = Sp {
+                start: self.body.expr(base).span.start,
+                end: bracket.end,
+            };
+            for &k in &params {
+                if self.index.len() < MAX_INDEX_SITES {
+                    self.index.push((k, self.site(id)));
+                }
+            }
+            self.facts.panics.push(PanicSite {
+                owner: self.owner,
+                at: Some(id),
+                span,
+                what: if matches!(self.body.expr(index).kind, ExprKind::Range { .. }) {
+                    "slicing".into()
+                } else {
+                    "indexing".into()
+                },
+                kind: PanicKind::Index,
+                guarded: self.catch > 0,
+                within: self.open.last().copied(),
+                invariant: None,
+                params,
+            });
+        }
+        bv
+    }
+
+    /// Whether the indexed value is a sequence (a `Vec`, slice, array or string), as far as
+    /// local types tell.
+    pub(super) fn resolved_base_is_sequence(&self, base: ExprId) -> bool {
+        let ExprKind::Local(l) = self.body.expr(self.body.peel(base)).kind else {
+            return false;
+        };
+        self.resolved.local_tys[l as usize]
+            .as_ref()
+            .and_then(|t| super::types::peel(t).last_segment())
+            .is_some_and(|s| matches!(s, "Vec" | "[]" | "str" | "String" | "VecDeque"))
+    }
+
+    /// `serve((stdin(), stdout()))`: the 0.1-era stdio transport.
+    pub(super) fn note_stdio_pair(&mut self, id: ExprId, items: &[ExprId]) {
+        let (Some(sdk), [a, b]) = (self.env.sdk, items) else {
+            return;
+        };
+        let path = |e: ExprId| match &self.body.expr(e).kind {
+            ExprKind::Call { func, .. } => match &self.body.expr(*func).kind {
+                ExprKind::Path(p) => Some(p.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let (Some(pa), Some(pb)) = (path(*a), path(*b))
+            && sdk.is_stdio_pair(self.imports, &pa, &pb)
+        {
+            let place = self.place(self.body.expr(id).span.start);
+            self.facts.transports.push((id, place));
+        }
+    }
+
+    pub(super) fn note_length_check(&mut self, op: BinOp, lhs: ExprId, rhs: ExprId) {
+        if !matches!(
+            op,
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+        ) {
+            return;
+        }
+        for side in [lhs, rhs] {
+            if let ExprKind::MethodCall {
+                receiver, method, ..
+            } = &self.body.expr(side).kind
+                && method == "len"
+                && let Some(p) = super::text::place_key(self.body, *receiver)
+            {
+                self.checks.length.insert(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,255 @@
+//! What the call resolver knows of std: the methods a crate method of the same name must not
+//! be confused with, the wrappers that keep their receiver's type, and the types std
+//! constructors and methods return.
+
+use super::types::{TypeTable, element, payload};
+use crate::model::resolve::Ty;
+
+/// Methods of std types that crate methods of the same name must not be confused with when
+/// the receiver's type is unknown.
+pub(super) const STD_METHODS: &[&str] = &[
+    "new",
+    "get",
+    "get_mut",
+    "insert",
+    "remove",
+    "push",
+    "push_str",
+    "pop",
+    "len",
+    "is_empty",
+    "iter",
+    "iter_mut",
+    "into_iter",
+    "map",
+    "and_then",
+    "or_else",
+    "unwrap",
+    "expect",
+    "clone",
+    "to_string",
+    "to_owned",
+    "as_str",
+    "as_ref",
+    "as_mut",
+    "into",
+    "from",
+    "contains",
+    "contains_key",
+    "join",
+    "split",
+    "trim",
+    "lines",
+    "collect",
+    "filter",
+    "find",
+    "next",
+    "lock",
+    "flush",
+    "extend",
+    "clear",
+    "keys",
+    "values",
+    "entry",
+    "first",
+    "last",
+    "take",
+    "poll",
+    "default",
+    "eq",
+    "cmp",
+    "hash",
+    "fmt",
+    "drop",
+    "deref",
+    "borrow",
+    "borrow_mut",
+    "chars",
+    "bytes",
+    "ok",
+    "err",
+    "is_some",
+    "is_none",
+    "is_ok",
+    "is_err",
+    "unwrap_or",
+    "unwrap_or_default",
+    "unwrap_or_else",
+    "map_err",
+    "ok_or",
+    "ok_or_else",
+    "to_vec",
+    "read",
+    "write",
+    "write_all",
+    "read_to_string",
+    "send",
+    "recv",
+    "spawn",
+    "sort",
+    "sort_by",
+    "retain",
+    "starts_with",
+    "ends_with",
+    "replace",
+    "parse",
+    "with_capacity",
+    "append",
+    "truncate",
+    "as_bytes",
+    "as_slice",
+    "to_lowercase",
+    "to_uppercase",
+    "any",
+    "all",
+    "count",
+    "sum",
+    "max",
+    "min",
+    "rev",
+    "skip",
+    "zip",
+    "enumerate",
+    "chain",
+    "cloned",
+    "copied",
+    "flatten",
+    "flat_map",
+    "filter_map",
+    "for_each",
+    "fold",
+    "position",
+    "then",
+    "then_some",
+    "map_or",
+    "map_or_else",
+    "as_deref",
+    "or_insert",
+    "or_insert_with",
+    "or_default",
+    "and",
+    "or",
+    "strip_prefix",
+    "strip_suffix",
+    "trim_start",
+    "trim_end",
+    "find_map",
+    "into_inner",
+    "set",
+    "swap",
+    "elapsed",
+    "to_str",
+    "to_path_buf",
+    "display",
+    "exists",
+    "is_file",
+    "is_dir",
+    "file_name",
+    "extension",
+    "parent",
+    "await",
+    "build",
+    "finish",
+    "with",
+];
+
+/// Wrapper methods whose result is their receiver (for typing).
+pub(super) const SAME_TYPE: &[&str] = &[
+    "clone",
+    "to_owned",
+    "as_ref",
+    "as_mut",
+    "borrow",
+    "borrow_mut",
+    "deref",
+    "lock",
+    "read",
+    "write",
+    "as_deref",
+    "iter",
+    "into_iter",
+    "iter_mut",
+    "by_ref",
+    "get_ref",
+    "load",
+    "await",
+    "lock_owned",
+    "read_owned",
+    "write_owned",
+];
+
+pub(super) fn simple(name: &str) -> Ty {
+    Ty::Path {
+        path: vec![name.to_string()],
+        args: Vec::new(),
+    }
+}
+
+/// The type a path call builds when it is not a crate fn: `Type::new(..)`, `Some(x)`,
+/// `Arc::new(x)`, a tuple struct.
+pub(super) fn constructed_type(
+    path: &[String],
+    arg_tys: &[Option<Ty>],
+    types: &TypeTable<'_>,
+    owner: Option<&str>,
+) -> Option<Ty> {
+    let last = path.last()?.as_str();
+    let first_arg = || arg_tys.first().cloned().flatten();
+    match last {
+        "Some" => return first_arg().map(|t| wrap("Option", t)),
+        "Ok" => return first_arg().map(|t| wrap("Result", t)),
+        _ => {}
+    }
+    if path.len() >= 2 {
+        let ty = path[path.len() - 2].as_str();
+        let ty = if ty == "Self" { owner? } else { ty };
+        if matches!(
+            ty,
+            "Arc" | "Rc" | "Box" | "Mutex" | "RwLock" | "RefCell" | "Cell"
+        ) && matches!(last, "new" | "from" | "pin")
+        {
+            return first_arg();
+        }
+        let builds = [
+            "new", "default", "builder", "open", "connect", "create", "init", "load",
+        ]
+        .contains(&last)
+            || ["from", "with_", "new_", "try_from", "try_new", "parse"]
+                .iter()
+                .any(|p| last.starts_with(p));
+        if builds && ty.chars().next().is_some_and(char::is_uppercase) {
+            return Some(simple(ty));
+        }
+    }
+    (path.len() == 1 && types.is_struct(last)).then(|| simple(last))
+}
+
+pub(super) fn wrap(name: &str, inner: Ty) -> Ty {
+    Ty::Path {
+        path: vec![name.to_string()],
+        args: vec![inner],
+    }
+}
+
+/// The result type of a std method on `recv` (only the ones that matter for chains).
+pub(super) fn std_method_type(recv: &Ty, method: &str) -> Option<Ty> {
+    if SAME_TYPE.contains(&method) {
+        return Some(recv.clone());
+    }
+    match method {
+        "unwrap" | "expect" | "unwrap_or" | "unwrap_or_default" | "unwrap_or_else"
+        | "unwrap_unchecked" => Some(payload(recv).cloned().unwrap_or_else(|| recv.clone())),
+        "get" | "get_mut" if super::types::once_cell_value(recv).is_some() => {
+            super::types::once_cell_value(recv)
+                .cloned()
+                .map(|t| wrap("Option", t))
+        }
+        "get" | "get_mut" | "first" | "last" | "pop" | "remove" | "next" => {
+            element(recv).cloned().map(|t| wrap("Option", t))
+        }
+        "to_string" | "to_owned_string" | "to_lowercase" | "to_uppercase" => Some(simple("String")),
+        "ok" => payload(recv).cloned().map(|t| wrap("Option", t)),
+        "ok_or" | "ok_or_else" => payload(recv).cloned().map(|t| wrap("Result", t)),
+        _ => None,
+    }
+}

@@ -724,6 +724,18 @@ fn read_lock(dir: &Path) -> Result<BTreeMap<String, Vec<Version>>, WorkspaceErro
     else {
         return Ok(locked);
     };
+    // Every member of a workspace shares the root's lock file: parse it once per version of
+    // the file (path, size and modification time), not once per member.
+    let key = std::fs::symlink_metadata(&lock)
+        .ok()
+        .map(|m| (lock.clone(), m.len(), m.modified().ok()));
+    static PARSED: std::sync::Mutex<Vec<LockEntry>> = std::sync::Mutex::new(Vec::new());
+    if let Some(key) = &key
+        && let Ok(parsed) = PARSED.lock()
+        && let Some((_, found)) = parsed.iter().find(|(k, _)| k == key)
+    {
+        return Ok(found.clone());
+    }
     let table = read_toml(&lock).map_err(WorkspaceError)?;
     if let Some(packages) = table.get("package").and_then(toml::Value::as_array) {
         for p in packages {
@@ -737,8 +749,23 @@ fn read_lock(dir: &Path) -> Result<BTreeMap<String, Vec<Version>>, WorkspaceErro
             }
         }
     }
+    if let Some(key) = key
+        && let Ok(mut parsed) = PARSED.lock()
+    {
+        // A handful of lock files per run; the bound keeps a long-lived process small.
+        if parsed.len() >= 64 {
+            parsed.clear();
+        }
+        parsed.push((key, locked.clone()));
+    }
     Ok(locked)
 }
+
+/// A parsed lock file, by path, size and modification time.
+type LockEntry = (
+    (PathBuf, u64, Option<std::time::SystemTime>),
+    BTreeMap<String, Vec<Version>>,
+);
 
 /// The `.rs` files of a package: git-ignore aware, without `target/`, `tests/`, `benches/`,
 /// `examples/`, `build.rs` and nested packages.

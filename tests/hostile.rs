@@ -152,6 +152,26 @@ fn thousands_of_implementations_called_from_thousands_of_places() {
 }
 
 #[test]
+fn self_multiplying_macro_rules_are_expanded_within_a_budget() {
+    // Each level expands to four copies of the one below: 4^30 tokens if nothing stopped it.
+    let mut source = String::from("macro_rules! m0 { ($e:expr) => { ($e, $e, $e, $e) }; }\n");
+    for i in 1..30 {
+        source.push_str(&format!(
+            "macro_rules! m{i} {{ ($e:expr) => {{ m{}!(m{}!($e)) }}; }}\n",
+            i - 1,
+            i - 1
+        ));
+    }
+    source.push_str(&tool(
+        "        let _ = m29!(1);\n        let x: Option<u8> = None;\n        x.unwrap();",
+    ));
+    let dir = scratch_crate("macro_bomb", &rmcp(), &[("src/lib.rs", &source)]);
+    let run = short("macro_rules! x4 per level, 30 levels", &dir);
+    assert!(!run.stdout.contains("internal_error"), "{}", run.stdout);
+    assert!(run.stdout.contains("panic_in_tool"), "{}", run.stdout);
+}
+
+#[test]
 fn nested_generic_aliases_are_expanded_within_a_budget() {
     let source = inputs::alias_bomb();
     assert!(source.len() < 1024);

@@ -33,6 +33,7 @@ pub fn lower_file(
         macros: Vec::new(),
         items: Vec::new(),
         incomplete: Vec::new(),
+        rules: std::rc::Rc::new(super::expand::MacroRules::collect(&ast.items)),
     };
     lowerer.items(&ast.items, &mut module.clone());
     FileIr {
@@ -65,6 +66,7 @@ struct Lowerer {
     macros: Vec<MacroRulesDef>,
     items: Vec<(usize, usize)>,
     incomplete: Vec<Incomplete>,
+    rules: std::rc::Rc<super::expand::MacroRules>,
 }
 
 /// A fn to lower: where it sits and its syntax.
@@ -297,7 +299,7 @@ impl Lowerer {
     ) {
         let ty = self.imports.ty(ty);
         let int = super::lower_expr::int_literal(expr);
-        let mut cx = BodyCx::new(self.file, &self.imports);
+        let mut cx = BodyCx::new(self.file, &self.imports, self.rules.clone());
         let root = cx.expr(expr);
         let value_span = cx.body.expr(root).span;
         self.consts.push(ConstDef {
@@ -435,7 +437,7 @@ impl Lowerer {
         generics.extend(generics_of(&self.imports, &sig.generics));
         // The body borrows the imports while its nested items are collected for later.
         let imports = std::mem::take(&mut self.imports);
-        let mut cx = BodyCx::new(self.file, &imports);
+        let mut cx = BodyCx::new(self.file, &imports, self.rules.clone());
         let mut has_receiver = false;
         let mut params = Vec::new();
         for arg in &sig.inputs {

@@ -3,6 +3,9 @@
 //! binary chains are lowered iteratively; other nesting is followed up to [`MAX_DEPTH`] (the
 //! stack grows on demand), deeper parts become `Opaque` and are reported as incomplete.
 
+use std::rc::Rc;
+
+use super::expand::MacroRules;
 use super::ir::*;
 use super::lower::{delim_sp, sp};
 use super::resolve::{Imports, segments};
@@ -30,6 +33,10 @@ pub struct BodyCx<'i, 's> {
     nested: Vec<&'s syn::Item>,
     /// While lowering the second and later cases of an or-pattern: the first case's bindings.
     or_bindings: Option<Vec<(String, LocalId)>>,
+    /// The file's own `macro_rules!`, expanded at their calls.
+    pub macros: Rc<MacroRules>,
+    /// Expansions being lowered, innermost last (bounded by [`super::expand::MAX_NESTED`]).
+    pub expanding: u32,
 }
 
 /// The value of an integer literal, negated or not, through parentheses and casts.
@@ -108,7 +115,7 @@ enum Link<'e> {
 }
 
 impl<'i, 's> BodyCx<'i, 's> {
-    pub fn new(file: FileId, imports: &'i Imports) -> Self {
+    pub fn new(file: FileId, imports: &'i Imports, macros: Rc<MacroRules>) -> Self {
         BodyCx {
             file,
             imports,
@@ -120,6 +127,8 @@ impl<'i, 's> BodyCx<'i, 's> {
             incomplete: Vec::new(),
             nested: Vec::new(),
             or_bindings: None,
+            macros,
+            expanding: 0,
         }
     }
 
@@ -208,6 +217,8 @@ impl<'i, 's> BodyCx<'i, 's> {
             incomplete: std::mem::take(&mut self.incomplete),
             nested: Vec::new(),
             or_bindings: None,
+            macros: self.macros.clone(),
+            expanding: self.expanding,
         };
         let id = sub.expr(e);
         self.body = sub.body;
@@ -230,6 +241,8 @@ impl<'i, 's> BodyCx<'i, 's> {
             incomplete: std::mem::take(&mut self.incomplete),
             nested: Vec::new(),
             or_bindings: None,
+            macros: self.macros.clone(),
+            expanding: self.expanding,
         };
         sub.open();
         let id = sub.pat(p);
@@ -258,6 +271,8 @@ impl<'i, 's> BodyCx<'i, 's> {
             incomplete: std::mem::take(&mut self.incomplete),
             nested: Vec::new(),
             or_bindings: None,
+            macros: self.macros.clone(),
+            expanding: self.expanding,
         };
         let id = sub.block_expr(&block, BlockKind::Plain, Some(span));
         self.body = sub.body;

@@ -244,6 +244,11 @@ impl BodyCx<'_, '_> {
             pat: None,
             calls: Vec::new(),
         };
+        if call.path.len() == 1
+            && let Some(id) = self.expansion(&name, mac, span)
+        {
+            return id;
+        }
         let chunks = || split(mac.tokens.clone(), false);
         match name.as_str() {
             "json" => call.json = Some(self.json(mac.tokens.clone())),
@@ -348,6 +353,24 @@ impl BodyCx<'_, '_> {
                 }
             }
         }
+    }
+
+    /// A call of the file's own `macro_rules!` lowered as its expansion: an expression, or
+    /// statements (`{{ .. }}` transcribers are a block).
+    fn expansion(&mut self, name: &str, mac: &syn::Macro, span: Sp) -> Option<ExprId> {
+        if self.expanding >= super::expand::MAX_NESTED {
+            return None;
+        }
+        let tokens = self.macros.expand(name, mac.tokens.clone())?;
+        self.expanding += 1;
+        let id = match syn::parse2::<syn::Expr>(tokens.clone()) {
+            Ok(e) => Some(self.foreign_expr(&e)),
+            Err(_) => syn::parse::Parser::parse2(syn::Block::parse_within, tokens)
+                .ok()
+                .map(|stmts| self.foreign_block(&stmts, span)),
+        };
+        self.expanding -= 1;
+        id
     }
 
     /// A `json!` value.

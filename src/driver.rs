@@ -40,7 +40,7 @@ fn guarded(run: impl FnOnce() -> i32) -> i32 {
 
 /// This process's peak resident memory (`VmHWM`: the high-water mark of its own address
 /// space, which unlike `ru_maxrss` does not count the parent's memory before `exec`).
-fn peak_memory_kib() -> Option<u64> {
+pub fn peak_memory_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()

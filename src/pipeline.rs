@@ -224,8 +224,9 @@ impl Timings {
     fn mark(&self, phase: &str) {
         if self.on {
             eprintln!(
-                "timing: {phase:<10} {:>8.3} s",
-                self.started.elapsed().as_secs_f64()
+                "timing: {phase:<10} {:>8.3} s  peak {} KiB",
+                self.started.elapsed().as_secs_f64(),
+                crate::driver::peak_memory_kib().unwrap_or(0)
             );
         }
     }

@@ -182,6 +182,14 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
             None
         };
         if o.site.func == hf {
+            // Made in the catch-all arm of a dispatcher's `match` on the tool name, also when
+            // the `match` is the tail: the spec's answer to an unknown tool.
+            let fallback = &cx.a.facts[hf as usize].fallback_exprs;
+            let in_fallback = cx.node_role(h) == Role::Dispatcher
+                && fallback
+                    .iter()
+                    .any(|&e| e == o.site.expr || Some(e) == o.wrap);
+            let exempt = exempt.or(in_fallback.then_some(Exempt::UnknownTool));
             // Made here (or made here and come back through recursion): the exit is the site.
             if o.via.is_none() {
                 out.push(ProtocolSite {

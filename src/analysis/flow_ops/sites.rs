@@ -88,6 +88,9 @@ impl Flow<'_, '_> {
 
     /// Internals in `v`, sent in an `isError` result.
     pub(super) fn leaks_in(&mut self, v: &Val) {
+        // A parameter sent here makes this fn a builder of error results: what its callers
+        // pass in is sent too.
+        self.sink_params(v, SINK_ERROR_RESULT);
         for o in v.iter() {
             if let Fact::Internals(kind) = o.fact {
                 self.facts.leaks.push(Leak {

@@ -301,13 +301,22 @@ impl Flow<'_, '_> {
     /// Whether the indexed value is a sequence (a `Vec`, slice, array or string), as far as
     /// local types tell.
     pub(super) fn resolved_base_is_sequence(&self, base: ExprId) -> bool {
-        let ExprKind::Local(l) = self.body.expr(self.body.peel(base)).kind else {
-            return false;
-        };
-        self.resolved.local_tys[l as usize]
-            .as_ref()
+        self.base_ty(base, 0)
             .and_then(|t| super::types::peel(t).last_segment())
             .is_some_and(|s| matches!(s, "Vec" | "[]" | "str" | "String" | "VecDeque"))
+    }
+
+    /// The type of a local, or of a field path on one (`args.items`), as far as the type
+    /// table tells; a few fields deep.
+    fn base_ty(&self, e: ExprId, depth: u8) -> Option<&crate::model::resolve::Ty> {
+        match &self.body.expr(self.body.peel(e)).kind {
+            ExprKind::Local(l) => self.resolved.local_tys[*l as usize].as_ref(),
+            ExprKind::Field { base, member } if depth < 4 => {
+                let owner = super::types::type_name(self.base_ty(*base, depth + 1)?)?;
+                self.env.types.field_ty(owner, member)
+            }
+            _ => None,
+        }
     }
 
     /// `serve((stdin(), stdout()))`: the 0.1-era stdio transport.

@@ -308,7 +308,7 @@ impl Flow<'_, '_> {
 
     /// The type of a local, or of a field path on one (`args.items`), as far as the type
     /// table tells; a few fields deep.
-    fn base_ty(&self, e: ExprId, depth: u8) -> Option<&crate::model::resolve::Ty> {
+    pub(super) fn base_ty(&self, e: ExprId, depth: u8) -> Option<&crate::model::resolve::Ty> {
         match &self.body.expr(self.body.peel(e)).kind {
             ExprKind::Local(l) => self.resolved.local_tys[*l as usize].as_ref(),
             ExprKind::Field { base, member } if depth < 4 => {

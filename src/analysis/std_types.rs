@@ -176,6 +176,12 @@ pub(super) const SAME_TYPE: &[&str] = &[
     "lock_owned",
     "read_owned",
     "write_owned",
+    // Error adapters keep the success side's type.
+    "map_err",
+    "context",
+    "with_context",
+    "wrap_err",
+    "inspect_err",
 ];
 
 pub(super) fn simple(name: &str) -> Ty {

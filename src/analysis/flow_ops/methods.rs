@@ -360,10 +360,17 @@ impl Flow<'_, '_> {
             },
             _ => false,
         };
-        // `writeln!(string, ..)` into memory cannot fail.
+        // `writeln!(string, ..)` into memory cannot fail; into a file or a socket it can. A
+        // destination of unknown type is taken for memory.
         let write_to_memory = matches!(&body.expr(inner).kind, ExprKind::Macro(m)
-            if matches!(m.name.as_str(), "write" | "writeln")
-                && m.args.first().is_some_and(|&d| !self.is_stdout_expr(d)));
+        if matches!(m.name.as_str(), "write" | "writeln")
+            && m.args.first().is_some_and(|&d| {
+                !self.is_stdout_expr(d)
+                    && self
+                        .base_ty(d, 0)
+                        .and_then(|t| crate::analysis::types::type_name(t))
+                        .is_none_or(|n| matches!(n, "String" | "str" | "Vec" | "Formatter"))
+            }));
         let message = arg0.and_then(|a| body.str_lit(a)).unwrap_or_default();
         if serialization
             || write_to_memory

@@ -62,16 +62,20 @@ fn finding(cx: &Cx<'_>, site: &ProtocolSite) -> Option<Finding> {
         )
     } else if site.question_mark {
         "`?`".to_string()
-    } else if site.in_handler {
+    } else if site.in_handler && cx.snippet(site.span).starts_with("Err(") {
         "`Err(invalid_params(..))`".to_string()
     } else {
         format!("`{}`", ctor_text(cx, site))
     };
-    // A server that writes its own responses picks the code in its dispatcher: named only
-    // when the site says it.
+    // Named only when known: written at the site, or the SDK's code for its invalid-params
+    // constructor (a server writing its own responses picks it in its dispatcher; a foreign
+    // error about the arguments gets whatever code the SDK gives foreign errors).
     let code = match site.protocol.code.map(i64::from) {
         Some(c) => format!(" ({c})"),
         None if sdk.writes_own_responses() => String::new(),
+        None if !site.protocol.sdk_parse && !names_invalid_params(&cx.snippet(site.span)) => sdk
+            .protocol_error_code(None)
+            .map_or(String::new(), |c| format!(" ({c})")),
         None => format!(
             " ({})",
             sdk.protocol_error_code(Some(ErrorCtor::InvalidParams))
@@ -121,4 +125,10 @@ fn finding(cx: &Cx<'_>, site: &ProtocolSite) -> Option<Finding> {
         edit.into_iter().collect(),
         Applicability::MaybeIncorrect,
     ))
+}
+
+/// Whether constructor text names the SDK's invalid-params error.
+fn names_invalid_params(text: &str) -> bool {
+    let t = text.to_ascii_lowercase();
+    t.contains("invalid_params") || t.contains("invalidparams")
 }

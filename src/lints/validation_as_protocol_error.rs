@@ -73,7 +73,7 @@ fn finding(cx: &Cx<'_>, site: &ProtocolSite) -> Option<Finding> {
     let code = match site.protocol.code.map(i64::from) {
         Some(c) => format!(" ({c})"),
         None if sdk.writes_own_responses() => String::new(),
-        None if !site.protocol.sdk_parse && !names_invalid_params(&cx.snippet(site.span)) => sdk
+        None if !site.protocol.sdk_parse && !names_invalid_params(cx.snippet(site.span)) => sdk
             .protocol_error_code(None)
             .map_or(String::new(), |c| format!(" ({c})")),
         None => format!(

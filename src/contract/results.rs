@@ -6,7 +6,7 @@
 use super::model::{Channel, Failure};
 use super::paths::{HandlerReach, Path, chain_names, chain_to_fn, exit_what, failure};
 use crate::analysis::program::Site;
-use crate::analysis::value::{Fact, Part, Val};
+use crate::analysis::value::{Fact, Origin, Part, Val};
 use crate::lints::Cx;
 use crate::lints::exits;
 use crate::model::ir::{Body, ExprId, ExprKind, Lit};
@@ -120,6 +120,31 @@ fn with_leak(cx: &Cx<'_>, mut f: Failure, text: &Val) -> Failure {
     f
 }
 
+/// An `isError` result a helper builds from what the caller passes it (`fail(format!("{e:?}"))`):
+/// internals in the arguments of that `call` are the leak `error_leaks_internals` reports.
+fn with_passed_leak(cx: &Cx<'_>, mut f: Failure, call: Site) -> Failure {
+    let args = cx.site_span(call);
+    let leak = cx.a.facts[call.func as usize].leaks.iter().find(|l| {
+        let at = cx.site_span(l.at);
+        l.at.func == call.func && at.start >= args.start && at.end <= args.end
+    });
+    if let Some(l) = leak {
+        let origin = Origin {
+            fact: Fact::Internals(l.kind),
+            part: Part::Plain,
+            site: l.at,
+            via: None,
+            wrap: None,
+            local: l.local,
+        };
+        f.reported_as = Some((
+            "error_leaks_internals",
+            crate::lints::error_leaks_internals::leak_span(cx, &origin),
+        ));
+    }
+    f
+}
+
 /// Text with what the error results in it are made of.
 fn text_of(cx: &Cx<'_>, val: &Val) -> Val {
     let mut text = val.clone();
@@ -212,9 +237,13 @@ pub(super) fn error_results(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure
                 },
                 None,
             );
-            out.push(match text {
+            let path = match text {
                 Some(text) => with_leak(cx, path, text),
                 None => path,
+            };
+            out.push(match o.via {
+                Some(call) if path.reported_as.is_none() => with_passed_leak(cx, path, call),
+                _ => path,
             });
         }
     }

@@ -307,6 +307,11 @@ impl Flow<'_, '_> {
                 if !targets.is_empty() {
                     return self.apply_summaries(id, &targets, &vals);
                 }
+                // `Handle::current().block_on(async { .. })`, `executor.block_on(fut)`: the
+                // future's value, here and now.
+                if method == "block_on" && vals.len() == 1 {
+                    return vals[0].clone();
+                }
                 if PASSTHROUGH.contains(&method) {
                     if matches!(method, "to_string" | "into" | "to_owned") {
                         return self.to_text(rv, id);

@@ -187,7 +187,11 @@ impl Handlers {
 }
 
 fn follows(program: &Program<'_>, roles: &[Role], e: &Edge) -> bool {
-    roles[program.node(e.to).func as usize] != Role::Startup
+    // A closure is entered only from the body that defines it: one inside startup code is
+    // reached only from a handler closure written there (`with_tool(.., |args| { ..
+    // block_in_place(|| ..) })`), whose nested bodies are the handler's own.
+    let to = program.node(e.to);
+    to.closure.is_some() || roles[to.func as usize] != Role::Startup
 }
 
 /// Not into startup code, not through a panic guard, not along a call resolved by name to

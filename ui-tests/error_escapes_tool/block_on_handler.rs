@@ -4,7 +4,8 @@
 //@ dep: tokio = { version = "1", features = ["full"] }
 // A synchronous tool closure that runs an async handler with `block_in_place` and
 // `Handle::current().block_on(async { .. })`: the handler's errors come back through both and
-// reach the client as JSON-RPC -32603 (reported where they are made).
+// reach the client as JSON-RPC -32603 (reported where they are made), and its panic is on the
+// tool's path although the closures are written in `main`.
 use modelcontextprotocol_server::ServerBuilder;
 use modelcontextprotocol_server::mcp_protocol::tool::{ToolCallResult, ToolContent};
 use modelcontextprotocol_server::transport::StdioTransport;
@@ -21,6 +22,7 @@ impl Search {
             .and_then(|v| v.as_str())
             .ok_or_else(|| anyhow::anyhow!("Missing required parameter: query"))?;
         let text = tokio::fs::read_to_string(query).await?;
+        let _n: u32 = text.trim().parse().unwrap();
         Ok(ToolCallResult { content: vec![ToolContent::Text { text }], is_error: None })
     }
 }

@@ -232,11 +232,7 @@ fn pathological_nesting_is_reported_not_a_crash() {
 #[test]
 fn helpers_in_other_workspace_members_are_followed() {
     let dir = common::scratch_dir("workspace");
-    let write = |path: &str, text: &str| {
-        let full = dir.join(path);
-        std::fs::create_dir_all(full.parent().expect("parent")).expect("dirs");
-        std::fs::write(full, text).expect("write");
-    };
+    let write = |path: &str, text: &str| common::write_file(&dir, path, text);
     write(
         "Cargo.toml",
         "[workspace]\nmembers = [\"server\", \"notes-core\"]\n",
@@ -269,11 +265,7 @@ fn helpers_in_other_workspace_members_are_followed() {
 fn helpers_in_transitive_workspace_members_are_followed() {
     // server → notes-core → notes-util: the server does not depend on notes-util itself.
     let dir = common::scratch_dir("transitive");
-    let write = |path: &str, text: &str| {
-        let full = dir.join(path);
-        std::fs::create_dir_all(full.parent().expect("parent")).expect("dirs");
-        std::fs::write(full, text).expect("write");
-    };
+    let write = |path: &str, text: &str| common::write_file(&dir, path, text);
     write(
         "Cargo.toml",
         "[workspace]\nmembers = [\"server\", \"notes-core\", \"notes-util\"]\n",

@@ -18,11 +18,7 @@ fn tool(name: &str) -> String {
 
 fn workspace() -> std::path::PathBuf {
     let dir = common::scratch_dir("json_target");
-    let write = |path: &str, text: &str| {
-        let full = dir.join(path);
-        std::fs::create_dir_all(full.parent().expect("parent")).expect("dirs");
-        std::fs::write(full, text).expect("write");
-    };
+    let write = |path: &str, text: &str| common::write_file(&dir, path, text);
     write(
         "Cargo.toml",
         "[workspace]\nmembers = [\"notes-server\"]\nresolver = \"2\"\n",

@@ -23,6 +23,13 @@ pub fn scratch_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// Writes `text` at `path` under `dir`, creating the folders on the way.
+pub fn write_file(dir: &std::path::Path, path: &str, text: &str) {
+    let full = dir.join(path);
+    std::fs::create_dir_all(full.parent().expect("parent")).expect("dirs");
+    std::fs::write(full, text).expect("write");
+}
+
 /// Writes a package with these `[dependencies]` lines and files.
 pub fn scratch_crate(name: &str, deps: &[String], files: &[(&str, &str)]) -> PathBuf {
     let dir = scratch_dir(name);

@@ -104,6 +104,12 @@ impl Stdio {
                 queue.push_back(n as NodeId);
             }
         }
+        // `#[ctor]` fns run before `main`, in the serving process too.
+        for f in program.fn_ids().filter(|&f| program.is_own(f)) {
+            if crate::model::ir::has_attr(&program.def(f).attrs, "ctor") {
+                queue.push_back(program.fn_node(f));
+            }
+        }
         for &n in self.serving.keys() {
             for e in &a.graph.out[n as usize] {
                 let place = &a.facts[e.func as usize].call_places[e.site as usize];

@@ -31,19 +31,11 @@ fn guarded(run: impl FnOnce() -> i32) -> i32 {
         exit::ERROR
     });
     if std::env::var_os("MCP_LINT_TIMINGS").is_some()
-        && let Some(peak) = peak_memory_kib()
+        && let Some(peak) = crate::pipeline::peak_memory_kib()
     {
         eprintln!("timing: peak RSS {peak} KiB");
     }
     code
-}
-
-/// This process's peak resident memory (`VmHWM`: the high-water mark of its own address
-/// space, which unlike `ru_maxrss` does not count the parent's memory before `exec`).
-pub fn peak_memory_kib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 fn run_in(args: Vec<OsString>, cargo: bool) -> i32 {

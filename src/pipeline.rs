@@ -208,6 +208,14 @@ fn input_levels(findings: &mut Found, package_levels: &[Levels], flags: &config:
     });
 }
 
+/// This process's peak resident memory (`VmHWM`: the high-water mark of its own address
+/// space, which unlike `ru_maxrss` does not count the parent's memory before `exec`).
+pub fn peak_memory_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
 struct Timings {
     started: std::time::Instant,
     on: bool,
@@ -226,7 +234,7 @@ impl Timings {
             eprintln!(
                 "timing: {phase:<10} {:>8.3} s  peak {} KiB",
                 self.started.elapsed().as_secs_f64(),
-                crate::driver::peak_memory_kib().unwrap_or(0)
+                peak_memory_kib().unwrap_or(0)
             );
         }
     }

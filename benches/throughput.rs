@@ -1,6 +1,7 @@
 //! `cargo bench`: files, lines and lines/s for a tree — the parse floor, the full lint on
-//! one thread, and the full lint in parallel (best of three runs each), plus the same on half
-//! the packages to show that time grows linearly with lines. Usage:
+//! one thread, the full lint in parallel, and the full lint on each half of the packages: when
+//! time is linear in lines, the two halves take as long as the whole. Rounds run each once in
+//! turn; medians are reported. Usage:
 //! `cargo bench --bench throughput -- [DIR]` (default: ~/.cargo/registry/src, else this repo).
 
 use std::path::PathBuf;
@@ -12,7 +13,8 @@ use mcp_lint::workspace::{self, Workspace};
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-const RUNS: usize = 3;
+/// Rounds by default: each round runs the parse floor and every lint once.
+const RUNS: usize = 7;
 
 fn main() {
     let dir = std::env::args()
@@ -48,67 +50,98 @@ fn main() {
         bytes as f64 / 1e6
     );
 
-    let floor = best(|| {
-        for t in &texts {
-            let _ = mcp_lint::source::parse(t);
-            proc_macro2::extra::invalidate_current_thread_spans();
-        }
-        0
-    })
-    .0;
-    report("parse only, 1 thread", floor, lines, None);
-
     let flags = mcp_lint::config::LevelFlags::new();
     let lint = |ws: Workspace, jobs| {
         mcp_lint::lint_workspace(ws, &flags, Level::Warn, jobs)
             .map(|o| o.findings.len())
             .unwrap_or(0)
     };
-    // Workspaces are discovered before the clock starts: only linting is timed.
-    let mut ready: Vec<Workspace> = (0..RUNS * 3).map(|_| load()).collect();
-    let mut next = || ready.pop().unwrap_or_else(load);
-    let (single, findings) = best(|| lint(next(), Some(1)));
-    report("full lint, --jobs 1", single, lines, Some(findings));
-    println!("  ratio lint/parse floor (1 thread): {:.2}", single / floor);
-    let (parallel, findings) = best(|| lint(next(), None));
-    report("full lint, parallel", parallel, lines, Some(findings));
-    println!("  speed-up over --jobs 1: {:.2}x", single / parallel);
-
-    // Linearity: the first half of the packages.
-    let half = |mut ws: Workspace| {
+    let parse_all = || {
+        for t in &texts {
+            let _ = mcp_lint::source::parse(t);
+            proc_macro2::extra::invalidate_current_thread_spans();
+        }
+    };
+    // The tree's packages in two complementary halves: linear time means the two halves
+    // take as long as the whole.
+    let half = |mut ws: Workspace, second: bool| {
         let n = ws.packages.len().div_ceil(2);
-        ws.packages.truncate(n);
+        if second {
+            ws.packages.drain(..n);
+        } else {
+            ws.packages.truncate(n);
+        }
         ws
     };
-    let half_lines: usize = half(load())
+    let half_lines: usize = half(load(), false)
         .packages
         .iter()
         .flat_map(|p| p.files.iter())
         .filter_map(|f| std::fs::read_to_string(f).ok())
         .map(|t| t.lines().count())
         .sum();
-    let (half_time, _) = best(|| lint(half(next()), Some(1)));
-    report("half the tree, --jobs 1", half_time, half_lines, None);
+    let runs = runs();
+    // Workspaces are discovered before the clock starts: only linting is timed.
+    let mut ready: Vec<Workspace> = (0..runs * 5).map(|_| load()).collect();
+    let mut next = || ready.pop().unwrap_or_else(load);
+
+    // The machine's speed drifts: each ratio is taken within one round, in which the two
+    // runs it compares follow each other, and the median round is reported.
+    let mut rounds = Vec::new();
+    let mut findings = 0;
+    for _ in 0..runs {
+        let floor = time(parse_all).0;
+        let (single, found) = time(|| lint(next(), Some(1)));
+        let parallel = time(|| lint(next(), None)).0;
+        let first = time(|| lint(half(next(), false), Some(1))).0;
+        let second = time(|| lint(half(next(), true), Some(1))).0;
+        findings = found;
+        rounds.push([floor, single, parallel, first, second]);
+    }
+    let median_of = |f: &dyn Fn(&[f64; 5]) -> f64| median(rounds.iter().map(f).collect());
+    let floor = median_of(&|r| r[0]);
+    let single = median_of(&|r| r[1]);
+    let parallel = median_of(&|r| r[2]);
+    let first = median_of(&|r| r[3]);
+    let second = median_of(&|r| r[4]);
+    println!("medians of {runs} rounds (BENCH_RUNS sets the number):");
+    report("parse only, 1 thread", floor, lines, None);
+    report("full lint, --jobs 1", single, lines, Some(findings));
+    report("full lint, parallel", parallel, lines, Some(findings));
+    report("first half, --jobs 1", first, half_lines, None);
+    report("second half, --jobs 1", second, lines - half_lines, None);
     println!(
-        "  lines/s on half vs whole tree: {:.0} vs {:.0} ({:.2})",
-        half_lines as f64 / half_time,
-        lines as f64 / single,
-        (half_lines as f64 / half_time) / (lines as f64 / single)
+        "  ratio lint/parse floor (1 thread): {:.2}",
+        median_of(&|r| r[1] / r[0])
+    );
+    println!(
+        "  speed-up of parallel over --jobs 1: {:.2}x",
+        median_of(&|r| r[1] / r[2])
+    );
+    println!(
+        "  both halves vs the whole tree, --jobs 1: {:.2} (1.00 is linear)",
+        median_of(&|r| (r[3] + r[4]) / r[1])
     );
 }
 
-/// The fastest of [`RUNS`] runs: seconds and the run's result.
-fn best<T>(mut run: impl FnMut() -> T) -> (f64, T) {
-    let mut best: Option<(f64, T)> = None;
-    for _ in 0..RUNS {
-        let start = Instant::now();
-        let result = run();
-        let seconds = start.elapsed().as_secs_f64();
-        if best.as_ref().is_none_or(|(b, _)| seconds < *b) {
-            best = Some((seconds, result));
-        }
-    }
-    best.unwrap_or_else(|| (f64::INFINITY, run()))
+fn runs() -> usize {
+    std::env::var("BENCH_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(RUNS)
+}
+
+/// Seconds one run takes, and its result.
+fn time<T>(run: impl FnOnce() -> T) -> (f64, T) {
+    let start = Instant::now();
+    let result = run();
+    (start.elapsed().as_secs_f64(), result)
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
 fn report(label: &str, seconds: f64, lines: usize, findings: Option<usize>) {

@@ -1,0 +1,196 @@
+//! Reading a run's inputs: the files of every package in parallel (each through the safe
+//! reader), the entries skipped while walking, and the manifests whose profiles set
+//! `panic = "abort"`.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::{Found, Job};
+use crate::IO_ERROR;
+use crate::diagnostic::{FileId, Finding, Level, Span};
+use crate::lints::cx::AbortSetting;
+use crate::source::{SourceFile, SourceMap};
+use crate::workspace::{self, Workspace};
+use crate::{model, read};
+
+/// Files skipped while walking the tree (symbolic links, broken manifests).
+pub(super) fn skipped_files(workspace: &Workspace, sources: &mut SourceMap, level: Level) -> Found {
+    let mut findings = Vec::new();
+    for (path, message) in &workspace.skipped {
+        let id = sources.add(SourceFile::new(
+            path.clone(),
+            display_path(&workspace.root, path),
+            String::new(),
+        ));
+        let mut f = Finding::new(IO_ERROR, empty_span(id), format!("skipped: {message}"));
+        f.level = level.max(Level::Warn);
+        findings.push((f, None));
+    }
+    findings
+}
+
+pub(super) fn empty_span(file: FileId) -> Span {
+    Span {
+        file,
+        start: 0,
+        end: 0,
+    }
+}
+
+/// Reads every file in parallel: its text, the path shown to users, its module path.
+pub(super) fn read_files(
+    workspace: &Workspace,
+    pool: &rayon::ThreadPool,
+    sources: &mut SourceMap,
+    findings: &mut Found,
+    level: Level,
+) -> Vec<Job> {
+    let root = canonical(&workspace.root);
+    let package_roots: Vec<PathBuf> = workspace
+        .packages
+        .iter()
+        .map(|p| canonical(p.root()))
+        .collect();
+    let to_read: Vec<(usize, &PathBuf)> = workspace
+        .packages
+        .iter()
+        .enumerate()
+        .flat_map(|(pi, p)| p.files.iter().map(move |f| (pi, f)))
+        .collect();
+    // Directories are resolved once each: files share them, and resolving costs syscalls.
+    let mut dirs: Vec<&Path> = to_read.iter().filter_map(|(_, f)| f.parent()).collect();
+    dirs.sort();
+    dirs.dedup();
+    let resolved: HashMap<&Path, PathBuf> = pool.install(|| {
+        dirs.par_iter()
+            .map(|d| {
+                let dir = if d.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    d
+                };
+                (*d, canonical(dir))
+            })
+            .collect()
+    });
+    let absolute_of = |path: &Path| match (path.parent(), path.file_name()) {
+        (Some(dir), Some(name)) => resolved
+            .get(dir)
+            .map_or_else(|| canonical(path), |d| d.join(name)),
+        _ => canonical(path),
+    };
+    let read: Vec<(String, Vec<String>, Result<String, String>)> = pool.install(|| {
+        to_read
+            .par_iter()
+            .map(|&(pi, path)| {
+                let package = &workspace.packages[pi];
+                let absolute = absolute_of(path);
+                let relative = absolute
+                    .strip_prefix(&package_roots[pi])
+                    .unwrap_or(&absolute);
+                let mut module = vec![package.name.replace('-', "_")];
+                module.extend(model::module_of(relative));
+                let source = match workspace.overlay.get(path) {
+                    Some(text) => Ok(text.clone()),
+                    None => read_source(path),
+                };
+                let display = absolute
+                    .strip_prefix(&root)
+                    .unwrap_or(&absolute)
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                (display, module, source)
+            })
+            .collect()
+    });
+    let mut jobs = Vec::new();
+    for ((pi, path), (display, module, source)) in to_read.iter().zip(read) {
+        match source {
+            Ok(text) => {
+                let source = SourceFile::new((*path).clone(), display, text)
+                    .with_fix_root(package_roots[*pi].clone());
+                let id = sources.add(source);
+                jobs.push(Job {
+                    package: *pi,
+                    file: id,
+                    module,
+                });
+            }
+            Err(message) => {
+                let id = sources.add(SourceFile::new((*path).clone(), display, String::new()));
+                let mut f = Finding::new(IO_ERROR, empty_span(id), message);
+                f.level = level.max(Level::Warn);
+                findings.push((f, Some(*pi)));
+            }
+        }
+    }
+    jobs
+}
+
+/// Per package, the `panic = "abort"` settings of the manifest whose profiles apply; each such
+/// manifest is added to the sources once, so findings can point into it.
+pub(super) fn abort_settings(
+    workspace: &Workspace,
+    sources: &mut SourceMap,
+) -> Vec<Vec<AbortSetting>> {
+    let mut manifests: HashMap<PathBuf, Vec<AbortSetting>> = HashMap::new();
+    workspace
+        .packages
+        .iter()
+        .map(|package| {
+            let path = &package.profile_manifest;
+            if let Some(settings) = manifests.get(path) {
+                return settings.clone();
+            }
+            let text = read::regular_file(path).unwrap_or_default();
+            let found = workspace::panic_abort_settings(&text);
+            let settings: Vec<AbortSetting> = if found.is_empty() {
+                Vec::new()
+            } else {
+                let display = display_path(&workspace.root, path);
+                let source = SourceFile::new(path.clone(), display, text)
+                    .with_fix_root(canonical(&workspace.root));
+                let file = sources.add(source);
+                found
+                    .into_iter()
+                    .map(|(profile, range)| AbortSetting {
+                        profile,
+                        span: Span {
+                            file,
+                            start: range.start,
+                            end: range.end,
+                        },
+                    })
+                    .collect()
+            };
+            manifests.insert(path.clone(), settings.clone());
+            settings
+        })
+        .collect()
+}
+
+pub(super) fn read_source(path: &Path) -> Result<String, String> {
+    read::regular_file(path).map_err(|e| e.to_string())
+}
+
+pub(super) fn canonical(path: &Path) -> PathBuf {
+    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+}
+
+pub fn display_path(root: &Path, path: &Path) -> String {
+    let root = canonical(root);
+    // The directory is resolved, not the file: a symbolic link keeps its own name.
+    let abs = match (path.parent(), path.file_name()) {
+        (Some(dir), Some(name)) => canonical(if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        })
+        .join(name),
+        _ => canonical(path),
+    };
+    let shown = abs.strip_prefix(&root).unwrap_or(&abs);
+    shown.to_string_lossy().replace('\\', "/")
+}

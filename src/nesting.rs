@@ -119,15 +119,40 @@ const STATEMENT_STARTS: &[&str] = &[
 ];
 
 /// Keywords after which an expression starts (so a `|` opens a closure).
-const EXPR_KEYWORDS: &[&str] = &[
-    "return", "break", "in", "if", "match", "while", "move", "else", "let", "yield", "static",
-];
+fn starts_expression(word: &str) -> bool {
+    matches!(
+        word,
+        "return"
+            | "break"
+            | "in"
+            | "if"
+            | "match"
+            | "while"
+            | "move"
+            | "else"
+            | "let"
+            | "yield"
+            | "static"
+    )
+}
 
 /// Tokens that cannot appear inside generic arguments at the same delimiter level: an open
 /// `<` before them was a comparison.
-const NOT_IN_GENERICS: &[&str] = &[
-    "if", "else", "match", "let", "return", "while", "loop", "break", "continue", "in", "move",
-];
+fn not_in_generics(word: &str) -> bool {
+    matches!(
+        word,
+        "if" | "else"
+            | "match"
+            | "let"
+            | "return"
+            | "while"
+            | "loop"
+            | "break"
+            | "continue"
+            | "in"
+            | "move"
+    )
+}
 
 impl<'a> Scanner<'a> {
     fn new(text: &'a str) -> Self {
@@ -159,7 +184,14 @@ impl<'a> Scanner<'a> {
             let b = self.bytes[self.at];
             let start = self.at;
             match b {
-                b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => self.at += 1,
+                b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => {
+                    self.at += 1;
+                    while self.at < self.bytes.len()
+                        && matches!(self.bytes[self.at], b' ' | b'\t' | b'\n' | b'\r')
+                    {
+                        self.at += 1;
+                    }
+                }
                 b'/' if self.peek(1) == Some(b'/') => self.line_comment(start),
                 b'/' if self.peek(1) == Some(b'*') => self.block_comment(start),
                 b'"' => {
@@ -360,41 +392,52 @@ impl<'a> Scanner<'a> {
     /// `b'x'`).
     fn word(&mut self, start: usize) {
         let rest = &self.bytes[start..];
-        let prefixed = |prefix: &[u8]| rest.starts_with(prefix);
-        if prefixed(b"r#\"") || prefixed(b"r##") || prefixed(b"r\"") {
-            self.at = start + 1;
-            self.raw_string();
-            return self.token(start, Prev::Operand, 1);
-        }
-        for prefix in [b"br" as &[u8], b"cr"] {
-            if rest.starts_with(prefix) && matches!(rest.get(2), Some(b'"' | b'#')) {
-                self.at = start + 2;
-                self.raw_string();
-                return self.token(start, Prev::Operand, 1);
-            }
-        }
-        if (prefixed(b"b\"") || prefixed(b"c\"")) || prefixed(b"b'") {
-            self.at = start + 1;
-            self.quoted(rest[1]);
+        // Only `r`, `b` and `c` can prefix a literal.
+        if matches!(rest[0], b'r' | b'b' | b'c') && self.prefixed_literal(start) {
             return self.token(start, Prev::Operand, 1);
         }
         self.at = start;
-        if prefixed(b"r#") {
+        if rest.starts_with(b"r#") {
             self.at += 2;
         }
         while self.at < self.bytes.len() && is_ident_byte(self.bytes[self.at]) {
             self.at += 1;
         }
         let word = &self.text[start..self.at];
-        if NOT_IN_GENERICS.contains(&word) {
+        if not_in_generics(word) {
             self.close_angles();
         }
-        let prev = if EXPR_KEYWORDS.contains(&word) {
+        let prev = if starts_expression(word) {
             Prev::ExprStart
         } else {
             Prev::Operand
         };
         self.token(start, prev, 1);
+    }
+
+    /// Skips a literal with a prefix (`r"..."`, `br#"..."#`, `b"..."`, `c"..."`, `b'x'`)
+    /// starting at `start`; false when the word there is not one.
+    fn prefixed_literal(&mut self, start: usize) -> bool {
+        let rest = &self.bytes[start..];
+        let prefixed = |prefix: &[u8]| rest.starts_with(prefix);
+        if prefixed(b"r#\"") || prefixed(b"r##") || prefixed(b"r\"") {
+            self.at = start + 1;
+            self.raw_string();
+            return true;
+        }
+        for prefix in [b"br" as &[u8], b"cr"] {
+            if rest.starts_with(prefix) && matches!(rest.get(2), Some(b'"' | b'#')) {
+                self.at = start + 2;
+                self.raw_string();
+                return true;
+            }
+        }
+        if (prefixed(b"b\"") || prefixed(b"c\"")) || prefixed(b"b'") {
+            self.at = start + 1;
+            self.quoted(rest[1]);
+            return true;
+        }
+        false
     }
 
     /// Drops the unclosed `<` above the innermost closure: they were comparisons.
@@ -430,28 +473,20 @@ impl<'a> Scanner<'a> {
 
     fn punct(&mut self, start: usize) {
         let rest = &self.bytes[start..];
-        let two = |s: &[u8]| rest.starts_with(s);
         // Multi-character operators whose `>` closes nothing, and `||`/`&&`, which open no
         // closure parameters.
-        for op in [
-            b"->" as &[u8],
-            b"=>",
-            b"||",
-            b"&&",
-            b"==",
-            b"!=",
-            b"<=",
-            b">=",
-        ] {
-            if two(op) {
-                self.at = start + 2;
-                match op {
-                    b"=>" | b"==" | b"!=" | b"<=" => self.close_angles(),
-                    b">=" => self.close_angle(),
-                    _ => {}
-                }
-                return self.token(start, Prev::ExprStart, 2);
+        let pair = (rest[0], rest.get(1).copied().unwrap_or(0));
+        if matches!(
+            pair,
+            (b'-' | b'=', b'>') | (b'|', b'|') | (b'&', b'&') | (b'=' | b'!' | b'<' | b'>', b'=')
+        ) {
+            self.at = start + 2;
+            match pair {
+                (b'=', b'>') | (b'=', b'=') | (b'!', b'=') | (b'<', b'=') => self.close_angles(),
+                (b'>', b'=') => self.close_angle(),
+                _ => {}
             }
+            return self.token(start, Prev::ExprStart, 2);
         }
         self.at = start + 1;
         let b = rest[0];
@@ -502,8 +537,20 @@ fn is_ident_start(b: u8) -> bool {
     b == b'_' || b.is_ascii_alphabetic() || b >= 0x80
 }
 
+/// Bytes that may continue an identifier, by value: one load per byte of every word.
+const IDENT_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c == b'_' || c.is_ascii_alphanumeric() || c >= 0x80;
+        b += 1;
+    }
+    table
+};
+
 fn is_ident_byte(b: u8) -> bool {
-    is_ident_start(b) || b.is_ascii_digit()
+    IDENT_BYTES[b as usize]
 }
 
 /// The identifier starting at byte `start` (empty when there is none).

@@ -41,7 +41,7 @@ impl Sp {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Lit {
     Str(Box<str>),
-    Int(i128),
+    Int(i64),
     Bool(bool),
     Other,
 }
@@ -74,7 +74,8 @@ pub enum BlockKind {
 pub enum Stmt {
     Let {
         pat: PatId,
-        ty: Option<Ty>,
+        /// Boxed: most `let`s have no annotation, and a `Ty` would triple every statement.
+        ty: Option<Box<Ty>>,
         init: Option<ExprId>,
         /// `let Ok(v) = r else { .. }`: the block that runs when the pattern fails.
         els: Option<ExprId>,

@@ -61,7 +61,7 @@ pub fn int_literal(expr: &syn::Expr) -> Option<i64> {
 fn lit_of(lit: &syn::Lit) -> Lit {
     match lit {
         syn::Lit::Str(s) => Lit::Str(s.value().into_boxed_str()),
-        syn::Lit::Int(i) => i.base10_parse::<i128>().map_or(Lit::Other, Lit::Int),
+        syn::Lit::Int(i) => i.base10_parse::<i64>().map_or(Lit::Other, Lit::Int),
         syn::Lit::Bool(b) => Lit::Bool(b.value),
         _ => Lit::Other,
     }
@@ -132,7 +132,12 @@ impl<'i, 's> BodyCx<'i, 's> {
         }
     }
 
-    pub fn finish(self) -> (Body, Vec<Incomplete>, Vec<&'s syn::Item>) {
+    pub fn finish(mut self) -> (Body, Vec<Incomplete>, Vec<&'s syn::Item>) {
+        // Every file's bodies stay alive until its package is analysed: no slack is kept.
+        self.body.exprs.shrink_to_fit();
+        self.body.pats.shrink_to_fit();
+        self.body.locals.shrink_to_fit();
+        self.body.closures.shrink_to_fit();
         (self.body, self.incomplete, self.nested)
     }
 
@@ -765,7 +770,7 @@ impl<'i, 's> BodyCx<'i, 's> {
             .and_then(|i| i.diverge.as_ref())
             .map(|(_, e)| self.expr(e));
         let ty = match &l.pat {
-            syn::Pat::Type(t) => Some(self.imports.ty(&t.ty)),
+            syn::Pat::Type(t) => Some(Box::new(self.imports.ty(&t.ty))),
             _ => None,
         };
         let pat = self.pat(&l.pat);

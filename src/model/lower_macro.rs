@@ -74,6 +74,53 @@ fn split(tokens: TokenStream, arrows: bool) -> Vec<Vec<TokenTree>> {
     out
 }
 
+/// Keywords that are not expressions on their own, or that the parser reads differently
+/// (`self` and `true` are expressions but parse as such anyway).
+fn is_keyword(name: &proc_macro2::Ident) -> bool {
+    let name = name.to_string();
+    matches!(
+        name.as_str(),
+        "as" | "async"
+            | "await"
+            | "break"
+            | "const"
+            | "continue"
+            | "crate"
+            | "dyn"
+            | "else"
+            | "enum"
+            | "extern"
+            | "false"
+            | "fn"
+            | "for"
+            | "if"
+            | "impl"
+            | "in"
+            | "let"
+            | "loop"
+            | "match"
+            | "mod"
+            | "move"
+            | "mut"
+            | "pub"
+            | "ref"
+            | "return"
+            | "self"
+            | "Self"
+            | "static"
+            | "struct"
+            | "super"
+            | "trait"
+            | "true"
+            | "type"
+            | "unsafe"
+            | "use"
+            | "where"
+            | "while"
+            | "yield"
+    ) || name.starts_with("r#")
+}
+
 fn stream(tokens: &[TokenTree]) -> TokenStream {
     tokens.iter().cloned().collect()
 }
@@ -87,6 +134,15 @@ fn string_literal(chunk: &[TokenTree]) -> Option<(String, Sp)> {
         syn::Lit::Str(s) => Some((s.value(), sp(l.span()))),
         _ => None,
     }
+}
+
+/// Whether a chunk is one string literal, without unescaping it.
+fn is_string_literal(chunk: &[TokenTree]) -> bool {
+    let [TokenTree::Literal(l)] = chunk else {
+        return false;
+    };
+    let repr = l.to_string();
+    repr.starts_with('"') || repr.starts_with("r\"") || repr.starts_with("r#")
 }
 
 /// `name = value` (a named format argument or a `tracing` field): the name and the value's
@@ -166,7 +222,19 @@ impl BodyCx<'_, '_> {
                 .ok()
                 .map(|stmts| self.foreign_block(&stmts, span));
         }
-        let expr: syn::Expr = syn::parse2(stream(chunk)).ok()?;
+        let expr: syn::Expr = match chunk {
+            // Most format arguments are one name or one literal: no parser needed.
+            [TokenTree::Ident(name)] if !is_keyword(name) => syn::Expr::Path(syn::ExprPath {
+                attrs: Vec::new(),
+                qself: None,
+                path: syn::Path::from(name.clone()),
+            }),
+            [TokenTree::Literal(l)] => syn::Expr::Lit(syn::ExprLit {
+                attrs: Vec::new(),
+                lit: syn::Lit::new(l.clone()),
+            }),
+            _ => syn::parse2(stream(chunk)).ok()?,
+        };
         Some(self.foreign_expr(&expr))
     }
 
@@ -308,7 +376,7 @@ impl BodyCx<'_, '_> {
             }
             n if LOG_MACROS.contains(&n) => {
                 let parts = chunks();
-                let at = parts.iter().position(|c| string_literal(c).is_some());
+                let at = parts.iter().position(|c| is_string_literal(c));
                 let fields = at.unwrap_or(parts.len());
                 for part in &parts[..fields] {
                     // `target: "x"`, `parent: &span`, `Level::INFO` need no lowering.
@@ -431,7 +499,7 @@ impl BodyCx<'_, '_> {
             [TokenTree::Literal(l)] => match syn::Lit::new(l.clone()) {
                 syn::Lit::Str(s) => Json::Lit(Lit::Str(s.value().into_boxed_str()), sp(l.span())),
                 syn::Lit::Int(i) => Json::Lit(
-                    i.base10_parse::<i128>().map_or(Lit::Other, Lit::Int),
+                    i.base10_parse::<i64>().map_or(Lit::Other, Lit::Int),
                     sp(l.span()),
                 ),
                 _ => Json::Lit(Lit::Other, sp(l.span())),
@@ -439,7 +507,7 @@ impl BodyCx<'_, '_> {
             [TokenTree::Punct(minus), TokenTree::Literal(l)] if minus.as_char() == '-' => {
                 let value = l
                     .to_string()
-                    .parse::<i128>()
+                    .parse::<i64>()
                     .map_or(Lit::Other, |v| Lit::Int(-v));
                 Json::Lit(value, sp(minus.span()).to(sp(l.span())))
             }

@@ -350,10 +350,7 @@ impl<'p, 'a> Flow<'p, 'a> {
                     Val::default()
                 }
             }
-            ExprKind::Lit(Lit::Int(v)) => match i64::try_from(*v) {
-                Ok(v) => Val::one(Fact::Int(v), self.site(id)),
-                Err(_) => Val::default(),
-            },
+            ExprKind::Lit(Lit::Int(v)) => Val::one(Fact::Int(*v), self.site(id)),
             ExprKind::Lit(_) | ExprKind::SelfValue | ExprKind::Continue | ExprKind::Opaque => {
                 Val::default()
             }

@@ -116,10 +116,7 @@ impl Flow<'_, '_> {
                 out
             }
             Json::Expr(e) => self.eval(*e),
-            Json::Lit(Lit::Int(v), _) => match i64::try_from(*v) {
-                Ok(v) => Val::one(Fact::Int(v), self.site(at)),
-                Err(_) => Val::default(),
-            },
+            Json::Lit(Lit::Int(v), _) => Val::one(Fact::Int(*v), self.site(at)),
             Json::Lit(Lit::Str(s), _) if text::is_failure_text(s) => {
                 Val::one(Fact::FailText, self.site(at))
             }
@@ -135,13 +132,11 @@ impl Flow<'_, '_> {
         if let (Some(code), Some(_)) = (get("code"), get("message")) {
             // A JSON-RPC error object; its code literal is reported where it is written.
             if own {
-                if let Json::Lit(Lit::Int(v), span) = &members[code].value
-                    && let Ok(value) = i64::try_from(*v)
-                {
+                if let Json::Lit(Lit::Int(value), span) = &members[code].value {
                     self.facts.codes.push(CodeUse {
                         func: self.func,
                         span: *span,
-                        value,
+                        value: *value,
                         builder: None,
                         const_name: None,
                     });

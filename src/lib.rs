@@ -14,6 +14,7 @@ pub mod diagnostic;
 pub mod driver;
 pub mod fix;
 pub mod lints;
+pub mod lockfile;
 pub mod model;
 pub mod nesting;
 pub mod per_file;

@@ -710,8 +710,28 @@ pub fn dependencies_of(manifest: &toml::Table, workspace: Option<&toml::Table>) 
 
 fn read_toml(path: &Path) -> Result<toml::Table, String> {
     let text = crate::read::regular_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    parse_toml(path, &text)
+}
+
+fn parse_toml(path: &Path, text: &str) -> Result<toml::Table, String> {
     text.parse::<toml::Table>()
         .map_err(|e| format!("{}: invalid TOML: {}", path.display(), e.message()))
+}
+
+/// The `[[package]]` versions of a lock file parsed as TOML.
+fn locked_from_table(table: &toml::Table, locked: &mut BTreeMap<String, Vec<Version>>) {
+    if let Some(packages) = table.get("package").and_then(toml::Value::as_array) {
+        for p in packages {
+            let name = p.get("name").and_then(toml::Value::as_str);
+            let version = p
+                .get("version")
+                .and_then(toml::Value::as_str)
+                .and_then(Version::parse);
+            if let (Some(name), Some(version)) = (name, version) {
+                locked.entry(name.to_string()).or_default().push(version);
+            }
+        }
+    }
 }
 
 /// Versions recorded in the nearest `Cargo.lock` at or above `dir`.
@@ -736,18 +756,13 @@ fn read_lock(dir: &Path) -> Result<BTreeMap<String, Vec<Version>>, WorkspaceErro
     {
         return Ok(found.clone());
     }
-    let table = read_toml(&lock).map_err(WorkspaceError)?;
-    if let Some(packages) = table.get("package").and_then(toml::Value::as_array) {
-        for p in packages {
-            let name = p.get("name").and_then(toml::Value::as_str);
-            let version = p
-                .get("version")
-                .and_then(toml::Value::as_str)
-                .and_then(Version::parse);
-            if let (Some(name), Some(version)) = (name, version) {
-                locked.entry(name.to_string()).or_default().push(version);
-            }
-        }
+    let text = crate::read::regular_file(&lock)
+        .map_err(|e| WorkspaceError(format!("{}: {e}", lock.display())))?;
+    if let Some(scanned) = crate::lockfile::scan(&text) {
+        locked = scanned;
+    } else {
+        let table = parse_toml(&lock, &text).map_err(WorkspaceError)?;
+        locked_from_table(&table, &mut locked);
     }
     if let Some(key) = key
         && let Ok(mut parsed) = PARSED.lock()

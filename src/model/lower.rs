@@ -184,7 +184,7 @@ fn item_range(item: &syn::Item) -> Option<(usize, usize)> {
         _ => return None,
     };
     let start = attrs.first().map_or(first, |a| a.pound_token.span);
-    Some((start.byte_range().start, last.byte_range().end))
+    Some((sp(start).start as usize, sp(last).end as usize))
 }
 
 impl Lowerer {
@@ -370,8 +370,8 @@ impl Lowerer {
                         .first()
                         .map_or(f.sig.fn_token.span, |a| a.pound_token.span);
                     self.items.push((
-                        start.byte_range().start,
-                        f.block.brace_token.span.close().byte_range().end,
+                        sp(start).start as usize,
+                        sp(f.block.brace_token.span.close()).end as usize,
                     ));
                     self.function(
                         FnSource {

@@ -7,7 +7,7 @@
 //! is unknown, to every crate method `m` (a may-call), unless `m` is a common std method.
 //! Fn values (`.map(parse_row)`), closures, and the crate's `macro_rules!` are calls too.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use super::program::{FnId, Program};
 use super::std_types::*;

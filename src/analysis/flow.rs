@@ -8,7 +8,7 @@
 //! success results, error codes, panic sites, stdout writes, leaks, transports and where each
 //! call sits (branches and conditions), and the fn's summary for its callers.
 
-use std::collections::HashSet;
+use foldhash::{HashMap, HashMapExt, HashSet};
 
 use super::calls::Resolved;
 use super::facts::*;
@@ -59,7 +59,7 @@ pub struct Flow<'p, 'a> {
     pub open: Vec<u32>,
     /// The value each closure evaluated to, for the calls that run it and hand back its
     /// result (`spawn_blocking(move || ..)`).
-    pub closure_vals: std::collections::HashMap<ClosureId, Val>,
+    pub closure_vals: HashMap<ClosureId, Val>,
     pub(super) next_group: u32,
     pub checks: Checks,
     pub sinks: Vec<u8>,
@@ -119,7 +119,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             tool_arm: 0,
             catch: 0,
             open: Vec::new(),
-            closure_vals: std::collections::HashMap::new(),
+            closure_vals: HashMap::new(),
             next_group: 0,
             checks: Checks::default(),
             sinks: vec![0; def.params.len()],

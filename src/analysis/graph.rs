@@ -3,7 +3,9 @@
 //! (callees first) for summaries, and breadth-first reach from a set of roots with the
 //! nearest root and the previous hop, so chains can be printed.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
+
+use foldhash::{HashSet, HashSetExt};
 
 use super::calls::{CallKind, Resolved};
 use super::program::{FnId, NodeId, Program};

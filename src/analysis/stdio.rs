@@ -8,7 +8,9 @@
 //! whose value every serving-path caller fixes the other way (a literal, or the local that
 //! also gates the serving branch: `log(stdio)` then `if stdio { serve }`).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use foldhash::{HashMap, HashMapExt};
 
 use super::Analysis;
 use super::facts::{BranchInfo, Gate, Place};

@@ -3,7 +3,8 @@
 //! `macro_rules!`. Queries answer "what does `x.m()` call when `x: T`" and "what type does
 //! this path or field have".
 
-use std::collections::HashMap;
+// A seeded fast hasher: keys are names from the crate (possibly hostile), so not an unseeded one.
+use foldhash::{HashMap, HashMapExt};
 
 use super::program::{FnId, Program};
 use crate::model::ir::{FnKind, MacroRulesDef, StructDef, TypeAlias};

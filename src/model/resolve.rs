@@ -57,7 +57,7 @@ impl Ty {
 #[derive(Clone, Debug, Default)]
 pub struct Imports {
     /// Local name → full path.
-    names: HashMap<String, Vec<String>>,
+    names: foldhash::HashMap<String, Vec<String>>,
     /// Prefixes of glob imports (`use rmcp::model::*` → `["rmcp", "model"]`).
     globs: Vec<Vec<String>>,
     /// Extern crate names used in code → package names (`mcp` → `rmcp` for a renamed dependency).

@@ -8,6 +8,7 @@ use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand,
 use crate::config::LevelFlags;
 use crate::diagnostic::Level;
 use crate::lints;
+use crate::workspace::{self, Workspace};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum MessageFormat {
@@ -296,4 +297,39 @@ pub fn level_flags(cli: &Cli, matches: &ArgMatches) -> Result<LevelFlags, String
             }
         })
         .collect()
+}
+
+/// An explicit path must be a directory or a `.rs` file (a typo'd `Cargo.tml` is not
+/// silently linted as nothing).
+pub fn check_paths(paths: &[PathBuf]) -> Result<(), String> {
+    for path in paths {
+        if !path.exists() {
+            return Err(format!("{}: no such file or directory", path.display()));
+        }
+        if !path.is_dir() && path.extension().is_none_or(|e| e != "rs") {
+            return Err(format!(
+                "{}: not a directory or a `.rs` file (for a manifest, use --manifest-path)",
+                path.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The packages cargo's flags select (cargo mode), or those holding `paths`.
+pub fn load_selected(
+    cargo: &CargoArgs,
+    paths: &[PathBuf],
+    cargo_mode: bool,
+) -> Result<Workspace, workspace::WorkspaceError> {
+    if cargo_mode {
+        workspace::from_cargo(&workspace::Selection {
+            manifest_path: cargo.manifest_path.clone(),
+            packages: cargo.package.clone(),
+            workspace: cargo.workspace,
+            exclude: cargo.exclude.clone(),
+        })
+    } else {
+        workspace::from_paths(paths)
+    }
 }

@@ -17,7 +17,6 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::diagnostic::Level;
-use crate::lints;
 
 /// What a package's configuration says.
 #[derive(Clone, Debug, Default)]
@@ -60,9 +59,24 @@ impl Manifest<'_> {
     }
 }
 
+/// The codes a configuration may name, with their default levels. The lint registry provides
+/// them, so the configuration knows no lint.
+pub trait Codes {
+    /// The name of the configurable code `name` spells (`panic-in-tool` is `panic_in_tool`).
+    fn find(&self, name: &str) -> Option<&'static str>;
+    /// Every configurable code with its default level.
+    fn defaults(&self) -> Vec<(&'static str, Level)>;
+    /// Why `name` is no code, with the closest one.
+    fn unknown(&self, name: &str) -> String;
+}
+
 impl Config {
     /// Reads the package manifest (and the workspace manifest, when the package inherits).
-    pub fn load(manifest: &Path, workspace_manifest: Option<&Path>) -> Result<Config, String> {
+    pub fn load(
+        manifest: &Path,
+        workspace_manifest: Option<&Path>,
+        codes: &dyn Codes,
+    ) -> Result<Config, String> {
         let mut config = Config::default();
         let package = read_manifest(manifest)?;
         let package_table = match &package {
@@ -95,17 +109,17 @@ impl Config {
                 config.warn_near_misses(&m, &root);
             }
             if let Some(table) = table_at(&m, &root, &["workspace", "metadata", TABLE])? {
-                config.merge(&table, Some(&m), &["workspace", "metadata", TABLE])?;
+                config.merge(&table, Some(&m), &["workspace", "metadata", TABLE], codes)?;
             }
         }
         if let (Some(table), Some((m, _))) = (package_table, &package) {
-            config.merge(&table, Some(m), &["package", "metadata", TABLE])?;
+            config.merge(&table, Some(m), &["package", "metadata", TABLE], codes)?;
         }
         Ok(config)
     }
 
     /// The package's configuration from an already parsed manifest (no workspace inheritance).
-    pub fn from_table(manifest: &toml::Table) -> Result<Config, String> {
+    pub fn from_table(manifest: &toml::Table, codes: &dyn Codes) -> Result<Config, String> {
         let mut config = Config::default();
         let table = manifest
             .get("package")
@@ -114,7 +128,7 @@ impl Config {
         match table {
             None => {}
             Some(toml::Value::Table(t)) => {
-                config.merge(t, None, &["package", "metadata", TABLE])?
+                config.merge(t, None, &["package", "metadata", TABLE], codes)?
             }
             Some(_) => return Err("[package.metadata.mcp-lint] must be a table".into()),
         }
@@ -148,6 +162,7 @@ impl Config {
         table: &toml::Table,
         manifest: Option<&Manifest<'_>>,
         prefix: &[&str],
+        codes: &dyn Codes,
     ) -> Result<(), String> {
         let name = format!("[{}]", prefix.join("."));
         let here = |keys: &[&str], msg: String| {
@@ -166,9 +181,9 @@ impl Config {
                         )
                     })?;
                     for (lint, level) in lints {
-                        let code = lints::find_code(lint).ok_or_else(|| {
-                            here(&["lints", lint], lints::unknown_lint_message(lint))
-                        })?;
+                        let code = codes
+                            .find(lint)
+                            .ok_or_else(|| here(&["lints", lint], codes.unknown(lint)))?;
                         let level = level.as_str().and_then(parse_level).ok_or_else(|| {
                             let hint = level
                                 .as_str()
@@ -310,8 +325,12 @@ fn key_position(text: &str, keys: &[&str]) -> Option<(usize, usize)> {
 pub type LevelFlags = Vec<(Level, String)>;
 
 /// The levels for one package: defaults, its configuration, then the command line.
-pub fn resolve_levels(config: &Config, flags: &LevelFlags) -> BTreeMap<&'static str, Level> {
-    let mut levels: BTreeMap<&'static str, Level> = lints::all_codes().collect();
+pub fn resolve_levels(
+    config: &Config,
+    flags: &LevelFlags,
+    codes: &dyn Codes,
+) -> BTreeMap<&'static str, Level> {
+    let mut levels: BTreeMap<&'static str, Level> = codes.defaults().into_iter().collect();
     for (code, level) in &config.levels {
         levels.insert(code, *level);
     }
@@ -319,7 +338,7 @@ pub fn resolve_levels(config: &Config, flags: &LevelFlags) -> BTreeMap<&'static 
     for (level, name) in flags {
         if name == "warnings" {
             warnings = Some(*level);
-        } else if let Some(code) = lints::find_code(name) {
+        } else if let Some(code) = codes.find(name) {
             levels.insert(code, *level);
         }
     }
@@ -336,6 +355,30 @@ pub fn resolve_levels(config: &Config, flags: &LevelFlags) -> BTreeMap<&'static 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two codes, so the configuration is tested without the lint registry.
+    struct TwoCodes;
+
+    static TWO_CODES: TwoCodes = TwoCodes;
+
+    impl Codes for TwoCodes {
+        fn find(&self, name: &str) -> Option<&'static str> {
+            ["panic_in_tool", "error_leaks_internals"]
+                .into_iter()
+                .find(|c| *c == name.replace('-', "_"))
+        }
+
+        fn defaults(&self) -> Vec<(&'static str, Level)> {
+            vec![
+                ("panic_in_tool", Level::Warn),
+                ("error_leaks_internals", Level::Warn),
+            ]
+        }
+
+        fn unknown(&self, name: &str) -> String {
+            format!("unknown lint `{name}`")
+        }
+    }
 
     fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
         let path = dir.join(name);
@@ -363,8 +406,12 @@ mod tests {
             "pkg.toml",
             "[package]\nname = \"x\"\n[package.metadata.mcp-lint]\nworkspace = true\nexclude = [\"src/gen/**\"]\n[package.metadata.mcp-lint.lints]\nerror_leaks_internals = \"warn\"\n",
         );
-        let config = Config::load(&pkg, Some(&ws)).expect("valid config");
-        let levels = resolve_levels(&config, &vec![(Level::Allow, "panic_in_tool".into())]);
+        let config = Config::load(&pkg, Some(&ws), &TWO_CODES).expect("valid config");
+        let levels = resolve_levels(
+            &config,
+            &vec![(Level::Allow, "panic_in_tool".into())],
+            &TWO_CODES,
+        );
         assert_eq!(levels["panic_in_tool"], Level::Allow);
         assert_eq!(levels["error_leaks_internals"], Level::Warn);
         assert!(config.excludes(Path::new("src/gen/a.rs")));
@@ -375,20 +422,20 @@ mod tests {
     fn unknown_keys_and_lints_are_errors() {
         let dir = scratch("errors");
         let pkg = write(&dir, "a.toml", "[package.metadata.mcp-lint]\nlevel = 1\n");
-        let err = Config::load(&pkg, None).expect_err("unknown key");
+        let err = Config::load(&pkg, None, &TWO_CODES).expect_err("unknown key");
         assert!(err.contains("unknown key `level`"), "{err}");
         let pkg = write(
             &dir,
             "b.toml",
             "[package.metadata.mcp-lint.lints]\nno_such = \"warn\"\n",
         );
-        let err = Config::load(&pkg, None).expect_err("unknown lint");
+        let err = Config::load(&pkg, None, &TWO_CODES).expect_err("unknown lint");
         assert!(err.contains("unknown lint `no_such`"), "{err}");
         let pkg = write(
             &dir,
             "c.toml",
             "[package.metadata.mcp-lint.lints]\npanic_in_tool = \"loud\"\n",
         );
-        assert!(Config::load(&pkg, None).is_err());
+        assert!(Config::load(&pkg, None, &TWO_CODES).is_err());
     }
 }

@@ -60,7 +60,7 @@ fn run_in(args: Vec<OsString>, cargo: bool) -> i32 {
             print!("{}", lint_table());
             return exit::CLEAN;
         }
-        Some(Command::Contract(args)) => return crate::contract::run(args, cargo),
+        Some(Command::Contract(args)) => return crate::contract::command::run(args, cargo),
         None => {}
     }
     match lint_and_fix(&cli, &matches, cargo) {
@@ -79,7 +79,7 @@ fn lint_and_fix(cli: &Cli, matches: &clap::ArgMatches, cargo: bool) -> Result<Ou
     let flags = cli::level_flags(cli, matches).map_err(fail)?;
     let cargo_mode = cargo || cli.cargo.selects_packages();
     if !cargo_mode {
-        check_paths(&paths(cli)).map_err(fail)?;
+        cli::check_paths(&paths(cli)).map_err(fail)?;
     }
     let warnings_level = if cli.deny.iter().any(|d| d == "warnings") {
         Level::Deny
@@ -239,23 +239,6 @@ fn paths(cli: &Cli) -> Vec<PathBuf> {
     }
 }
 
-/// An explicit path must be a directory or a `.rs` file (a typo'd `Cargo.tml` is not
-/// silently linted as nothing).
-pub(crate) fn check_paths(paths: &[PathBuf]) -> Result<(), String> {
-    for path in paths {
-        if !path.exists() {
-            return Err(format!("{}: no such file or directory", path.display()));
-        }
-        if !path.is_dir() && path.extension().is_none_or(|e| e != "rs") {
-            return Err(format!(
-                "{}: not a directory or a `.rs` file (for a manifest, use --manifest-path)",
-                path.display()
-            ));
-        }
-    }
-    Ok(())
-}
-
 /// "no Rust files under PATH" for each directory given that holds none.
 fn trees_without_rust_files(cli: &Cli, cargo_mode: bool, workspace: &Workspace) -> Vec<String> {
     let files: Vec<&PathBuf> = workspace.packages.iter().flat_map(|p| &p.files).collect();
@@ -281,25 +264,7 @@ fn trees_without_rust_files(cli: &Cli, cargo_mode: bool, workspace: &Workspace) 
 }
 
 fn load_workspace(cli: &Cli, cargo_mode: bool) -> Result<Workspace, workspace::WorkspaceError> {
-    load_selected(&cli.cargo, &paths(cli), cargo_mode)
-}
-
-/// The packages cargo's flags select (cargo mode), or those holding `paths`.
-pub(crate) fn load_selected(
-    cargo: &cli::CargoArgs,
-    paths: &[PathBuf],
-    cargo_mode: bool,
-) -> Result<Workspace, workspace::WorkspaceError> {
-    if cargo_mode {
-        workspace::from_cargo(&workspace::Selection {
-            manifest_path: cargo.manifest_path.clone(),
-            packages: cargo.package.clone(),
-            workspace: cargo.workspace,
-            exclude: cargo.exclude.clone(),
-        })
-    } else {
-        workspace::from_paths(paths)
-    }
+    cli::load_selected(&cli.cargo, &paths(cli), cargo_mode)
 }
 
 fn report(cli: &Cli, outcome: &Outcome) -> i32 {

@@ -27,6 +27,7 @@ pub mod spawn;
 pub mod suggest;
 pub mod suppress;
 pub mod syntax;
+pub mod version;
 pub mod workspace;
 
 use std::collections::BTreeMap;

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::workspace::Version;
+use crate::version::Version;
 
 /// Each package name with its locked versions, or `None` when a line is not one Cargo writes.
 pub fn scan(text: &str) -> Option<BTreeMap<String, Vec<Version>>> {

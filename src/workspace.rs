@@ -9,38 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-/// A semantic version, as far as the lints need one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Version(pub u64, pub u64, pub u64);
-
-impl Version {
-    /// Parses `1.2.3`, `1.2`, `1`, ignoring pre-release and build suffixes.
-    pub fn parse(text: &str) -> Option<Version> {
-        let core = text.trim().split(['-', '+']).next()?;
-        let mut parts = core.split('.').map(|p| p.trim().parse::<u64>());
-        let major = parts.next()?.ok()?;
-        let minor = parts.next().unwrap_or(Ok(0)).ok()?;
-        let patch = parts.next().unwrap_or(Ok(0)).ok()?;
-        Some(Version(major, minor, patch))
-    }
-
-    /// The lowest version a Cargo requirement such as `^0.8`, `~1.4.2`, `>=1, <3` or `=3.1.3`
-    /// accepts.
-    pub fn from_requirement(req: &str) -> Option<Version> {
-        let first = req.split(',').next()?.trim();
-        let digits = first.trim_start_matches(|c: char| !c.is_ascii_digit());
-        let end = digits
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(digits.len());
-        Version::parse(digits[..end].trim_end_matches('.'))
-    }
-}
-
-impl fmt::Display for Version {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{}.{}", self.0, self.1, self.2)
-    }
-}
+pub use crate::version::Version;
 
 /// A declared dependency of a package.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -486,13 +455,16 @@ pub type ManifestFacts = (
 
 /// Everything mcp-lint reads from a manifest's text: dependencies, `panic = "abort"`
 /// settings and the mcp-lint configuration (the fuzzer's entry point for manifests).
-pub fn read_manifest_text(text: &str) -> Result<ManifestFacts, String> {
+pub fn read_manifest_text(
+    text: &str,
+    codes: &dyn crate::config::Codes,
+) -> Result<ManifestFacts, String> {
     let table: toml::Table = text
         .parse()
         .map_err(|e: toml::de::Error| format!("invalid TOML: {}", e.message()))?;
     let dependencies = dependencies_of(&table, Some(&table));
     let aborts = panic_abort_settings(text);
-    let config = crate::config::Config::from_table(&table)?;
+    let config = crate::config::Config::from_table(&table, codes)?;
     Ok((dependencies, aborts, config))
 }
 

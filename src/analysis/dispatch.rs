@@ -209,7 +209,7 @@ fn registrations(a: &Analysis<'_>, own: &[FnId], d: &mut Dispatch) {
                 continue;
             }
             for &value in rest {
-                if let Some(c) = super::handlers::closure_value(body, value) {
+                if let Some(c) = super::program::closure_value(body, value) {
                     let node = program.closure_node(f, c);
                     d.registered_closures.push(node);
                     if let Some(name) = key_str(body, *key) {

@@ -5,7 +5,7 @@ use super::Analysis;
 use super::calls::CallKind;
 use super::dispatch::Dispatch;
 use super::graph::{Edge, Graph, Reached};
-use super::program::{FnId, NodeId, Program};
+use super::program::{FnId, NodeId, Program, closure_value};
 use crate::model::ir::{ExprKind, FnKind};
 use crate::sdk::{Channel, Role, Sdk};
 
@@ -223,35 +223,6 @@ fn role_of(program: &Program<'_>, sdk: &dyn Sdk, f: FnId) -> Role {
         &def.name,
         &def.ret,
     )
-}
-
-/// The closure an argument evaluates to: written in place, as the tail of a block that
-/// clones what it captures first (`{ let db = db.clone(); move |args| .. }`), or boxed.
-pub fn closure_value(
-    body: &crate::model::ir::Body,
-    mut e: crate::model::ir::ExprId,
-) -> Option<crate::model::ir::ClosureId> {
-    // Each step goes into a strictly smaller expression; the bound is for hostile nesting.
-    for _ in 0..16 {
-        match &body.expr(e).kind {
-            ExprKind::Closure(c) => return Some(*c),
-            ExprKind::Block { tail: Some(t), .. } => e = *t,
-            ExprKind::Call { func, args } if args.len() == 1 && is_wrapper_new(body, *func) => {
-                e = args[0]
-            }
-            _ => return None,
-        }
-    }
-    None
-}
-
-/// `Box::new`, `Arc::new`, `Rc::new`: a handler stored behind a pointer.
-fn is_wrapper_new(body: &crate::model::ir::Body, func: crate::model::ir::ExprId) -> bool {
-    let ExprKind::Path(path) = &body.expr(func).kind else {
-        return false;
-    };
-    let n = path.len();
-    n >= 2 && path[n - 1] == "new" && matches!(path[n - 2].as_str(), "Box" | "Arc" | "Rc")
 }
 
 /// Closures given to the SDK's handler-registering methods.

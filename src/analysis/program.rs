@@ -3,7 +3,7 @@
 //! can run on their own (fns and the closures and async blocks in them).
 
 use crate::diagnostic::{FileId, Span};
-use crate::model::ir::{ClosureId, ExprId, FileIr, FnDef, Sp};
+use crate::model::ir::{Body, ClosureId, ExprId, ExprKind, FileIr, FnDef, Sp};
 
 pub type FnId = u32;
 pub type NodeId = u32;
@@ -115,4 +115,30 @@ impl<'a> Program<'a> {
     pub fn name(&self, id: FnId) -> &'a str {
         &self.def(id).name
     }
+}
+
+/// The closure an argument evaluates to: written in place, as the tail of a block that
+/// clones what it captures first (`{ let db = db.clone(); move |args| .. }`), or boxed.
+pub fn closure_value(body: &Body, mut e: ExprId) -> Option<ClosureId> {
+    // Each step goes into a strictly smaller expression; the bound is for hostile nesting.
+    for _ in 0..16 {
+        match &body.expr(e).kind {
+            ExprKind::Closure(c) => return Some(*c),
+            ExprKind::Block { tail: Some(t), .. } => e = *t,
+            ExprKind::Call { func, args } if args.len() == 1 && is_wrapper_new(body, *func) => {
+                e = args[0]
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// `Box::new`, `Arc::new`, `Rc::new`: a handler stored behind a pointer.
+fn is_wrapper_new(body: &Body, func: ExprId) -> bool {
+    let ExprKind::Path(path) = &body.expr(func).kind else {
+        return false;
+    };
+    let n = path.len();
+    n >= 2 && path[n - 1] == "new" && matches!(path[n - 2].as_str(), "Box" | "Arc" | "Rc")
 }

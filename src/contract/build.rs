@@ -3,16 +3,15 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::model::{ErrChannel, Kind, Tool};
-use super::paths::{self, HandlerReach, fn_label};
+use super::model::{Channel as Wire, Failure, Kind, Origin, Tool};
+use super::paths::{self, HandlerReach, err_channel, fn_label, returns};
 use crate::analysis::program::NodeId;
-use crate::analysis::value::{Fact, Part, Val};
+use crate::analysis::value::{Fact, Part};
 use crate::lints::Cx;
 use crate::lints::error_as_success;
-use crate::lints::exits;
 use crate::model::ir::{Body, ExprId, ExprKind, FnKind};
 use crate::model::resolve::Ty;
-use crate::sdk::{Channel, Role};
+use crate::sdk::Role;
 
 /// Attributes that mark a handler and may carry its name (`#[tool(name = "..")]`).
 const NAMING_ATTRS: &[&str] = &[
@@ -74,7 +73,7 @@ fn tool(cx: &Cx<'_>, h: NodeId, roots: &HashSet<NodeId>) -> Tool {
     let file = cx.sources.get(span.file);
     let kind = kind_of(cx, h);
     let reach = HandlerReach::new(cx, h, roots);
-    let mut failures = paths::failures(cx, &reach);
+    let mut failures = failures(cx, &reach);
     failures.sort_by(|a, b| (a.channel, &a.origin, &a.kind).cmp(&(b.channel, &b.origin, &b.kind)));
     Tool {
         name: name_of(cx, h),
@@ -223,37 +222,6 @@ fn registered_name(body: &Body, closure: u32) -> Option<String> {
     }
 }
 
-pub fn err_channel(cx: &Cx<'_>, h: NodeId) -> ErrChannel {
-    let program = &cx.a.program;
-    let f = program.node(h).func;
-    match exits::channel(cx, h) {
-        Channel::ToolError => ErrChannel::IsError,
-        Channel::Protocol => ErrChannel::JsonrpcError,
-        Channel::Infallible => ErrChannel::None,
-        // A hand-rolled server's request loop decides what an `Err` becomes.
-        Channel::Unknown if cx.sdk.is_some_and(|s| s.writes_own_responses()) => ErrChannel::Unknown,
-        Channel::Unknown if program.node(h).closure.is_none() => {
-            let ret = cx.a.types.expand(&program.def(f).ret);
-            let name = &program.def(f).name;
-            // A notification has no answer to carry an error.
-            let notification = name.starts_with("on_") || name.contains("notification");
-            match (cx.handlers.role(f), ret.as_result()) {
-                (Role::Request, Some(_)) if notification => ErrChannel::Unknown,
-                // Prompts, resources and other requests answer an `Err` with a JSON-RPC error.
-                (Role::Request, Some(_)) => ErrChannel::JsonrpcError,
-                (Role::Request, None) => ErrChannel::None,
-                _ => ErrChannel::Unknown,
-            }
-        }
-        Channel::Unknown => ErrChannel::Unknown,
-    }
-}
-
-/// The values handler `h` returns (its fn's own, or the closure's).
-pub fn returns<'a>(cx: &'a Cx<'_>, h: NodeId) -> Vec<&'a Val> {
-    error_as_success::returns_of(cx, h, cx.a.program.node(h).func)
-}
-
 /// The shapes of the handler's successful results.
 fn shapes(cx: &Cx<'_>, h: NodeId) -> Vec<String> {
     let program = &cx.a.program;
@@ -329,6 +297,26 @@ fn ty_text(ty: &Ty) -> String {
         Ty::Traits(traits) => format!("impl {}", traits.join(" + ")),
         Ty::Other => "_".to_string(),
     }
+}
+
+/// Every failure path of handler `r.handler`.
+pub fn failures(cx: &Cx<'_>, r: &HandlerReach) -> Vec<Failure> {
+    let mut out = Vec::new();
+    let h = r.handler;
+    if cx.runs_tools(h) {
+        super::results::unknown_tool_results(cx, r, &mut out);
+        paths::success_failures(cx, r, &mut out);
+        paths::protocol_failures(cx, r, &mut out);
+        paths::own_error_objects(cx, r, &mut out);
+    } else {
+        paths::request_errors(cx, r, &mut out);
+    }
+    super::results::error_exits(cx, r, &mut out);
+    super::results::error_results(cx, r, &mut out);
+    super::panics::panics(cx, r, &mut out);
+    let mut seen: HashSet<(Wire, Origin)> = HashSet::new();
+    out.retain(|f| seen.insert((f.channel, f.origin.clone())));
+    out
 }
 
 #[cfg(test)]

@@ -7,17 +7,17 @@
 use std::collections::HashSet;
 
 use super::model::{Channel, ErrChannel, Failure, Origin};
-use super::results;
 use crate::analysis::graph::Reached;
 use crate::analysis::handlers::Handlers;
 use crate::analysis::program::{FnId, NodeId};
 use crate::analysis::value::Fact;
+use crate::analysis::value::Val;
 use crate::diagnostic::Span;
 use crate::lints::Cx;
 use crate::lints::error_as_success::{self, SuccessSite};
 use crate::lints::exits::{self, Exempt, ProtocolSite};
 use crate::lints::validation_as_protocol_error::sdk_converts;
-use crate::sdk::ErrorCtor;
+use crate::sdk::{Channel as SdkChannel, ErrorCtor, Role};
 
 /// What one handler reaches, not through other handlers (each has its own contract).
 pub struct HandlerReach {
@@ -46,26 +46,6 @@ impl HandlerReach {
         reach.get(n as usize).copied().flatten()?;
         Some(Handlers::chain(reach, n))
     }
-}
-
-/// Every failure path of handler `r.handler`.
-pub fn failures(cx: &Cx<'_>, r: &HandlerReach) -> Vec<Failure> {
-    let mut out = Vec::new();
-    let h = r.handler;
-    if cx.runs_tools(h) {
-        results::unknown_tool_results(cx, r, &mut out);
-        success_failures(cx, r, &mut out);
-        protocol_failures(cx, r, &mut out);
-        own_error_objects(cx, r, &mut out);
-    } else {
-        request_errors(cx, r, &mut out);
-    }
-    results::error_exits(cx, r, &mut out);
-    results::error_results(cx, r, &mut out);
-    super::panics::panics(cx, r, &mut out);
-    let mut seen: HashSet<(Channel, Origin)> = HashSet::new();
-    out.retain(|f| seen.insert((f.channel, f.origin.clone())));
-    out
 }
 
 /// Names of the fns along a chain of bodies (a closure adds no hop).
@@ -136,7 +116,7 @@ pub(super) fn chain_to_fn(cx: &Cx<'_>, r: &HandlerReach, f: FnId) -> Option<Vec<
 }
 
 /// `error_as_success`: failures put into a successful result.
-fn success_failures(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
+pub(super) fn success_failures(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
     let program = &cx.a.program;
     let mut push = |site: &SuccessSite, chain: Vec<String>| {
         let kind = match site.why.fact {
@@ -221,7 +201,7 @@ fn site_what(cx: &Cx<'_>, site: &ProtocolSite) -> String {
 
 /// The JSON-RPC errors of a tool's `Err` exits (`error_escapes_tool`,
 /// `validation_as_protocol_error`, and the exempt ones).
-fn protocol_failures(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
+pub(super) fn protocol_failures(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
     for site in exits::handler_protocol_sites(cx, r.handler) {
         let chain = if site.in_handler {
             chain_names(cx, &[r.handler])
@@ -280,7 +260,7 @@ fn protocol_failures(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
 }
 
 /// JSON-RPC error objects a hand-rolled dispatcher answers a tool's failure with.
-fn own_error_objects(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
+pub(super) fn own_error_objects(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
     let hf = cx.a.program.node(r.handler).func;
     for site in exits::own_error_sites(cx) {
         if site.handler != r.handler {
@@ -307,9 +287,9 @@ fn own_error_objects(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
 }
 
 /// A request handler's `Err` (prompts, resources, ..): a JSON-RPC error, as the spec has it.
-fn request_errors(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
+pub(super) fn request_errors(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
     let hf = cx.a.program.node(r.handler).func;
-    if super::build::err_channel(cx, r.handler) != ErrChannel::JsonrpcError {
+    if err_channel(cx, r.handler) != ErrChannel::JsonrpcError {
         return;
     }
     for exit in exits::handler_exits(cx, r.handler) {
@@ -347,4 +327,38 @@ pub(super) fn exit_what(exit: &crate::analysis::facts::Exit) -> String {
         ExitKind::Macro => "`bail!`",
     }
     .to_string()
+}
+
+/// What an `Err` of handler `h` becomes on the wire.
+pub fn err_channel(cx: &Cx<'_>, h: NodeId) -> ErrChannel {
+    let program = &cx.a.program;
+    let f = program.node(h).func;
+    match exits::channel(cx, h) {
+        SdkChannel::ToolError => ErrChannel::IsError,
+        SdkChannel::Protocol => ErrChannel::JsonrpcError,
+        SdkChannel::Infallible => ErrChannel::None,
+        // A hand-rolled server's request loop decides what an `Err` becomes.
+        SdkChannel::Unknown if cx.sdk.is_some_and(|s| s.writes_own_responses()) => {
+            ErrChannel::Unknown
+        }
+        SdkChannel::Unknown if program.node(h).closure.is_none() => {
+            let ret = cx.a.types.expand(&program.def(f).ret);
+            let name = &program.def(f).name;
+            // A notification has no answer to carry an error.
+            let notification = name.starts_with("on_") || name.contains("notification");
+            match (cx.handlers.role(f), ret.as_result()) {
+                (Role::Request, Some(_)) if notification => ErrChannel::Unknown,
+                // Prompts, resources and other requests answer an `Err` with a JSON-RPC error.
+                (Role::Request, Some(_)) => ErrChannel::JsonrpcError,
+                (Role::Request, None) => ErrChannel::None,
+                _ => ErrChannel::Unknown,
+            }
+        }
+        SdkChannel::Unknown => ErrChannel::Unknown,
+    }
+}
+
+/// The values handler `h` returns (its fn's own, or the closure's).
+pub fn returns<'a>(cx: &'a Cx<'_>, h: NodeId) -> Vec<&'a Val> {
+    error_as_success::returns_of(cx, h, cx.a.program.node(h).func)
 }

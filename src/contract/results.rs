@@ -199,7 +199,7 @@ pub(super) fn error_exits(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>)
 pub(super) fn error_results(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
     let program = &cx.a.program;
     let hf = program.node(r.handler).func;
-    for val in super::build::returns(cx, r.handler) {
+    for val in super::paths::returns(cx, r.handler) {
         for o in val.iter() {
             if o.fact != Fact::ToolError || o.part == Part::Err {
                 continue;

@@ -154,6 +154,26 @@ pub fn unknown_lint_message(name: &str) -> String {
     )
 }
 
+/// The lint registry as the configuration sees it: names and default levels.
+pub struct Registry;
+
+/// The codes configuration and command-line flags may name.
+pub static CODES: Registry = Registry;
+
+impl crate::config::Codes for Registry {
+    fn find(&self, name: &str) -> Option<&'static str> {
+        find_code(name)
+    }
+
+    fn defaults(&self) -> Vec<(&'static str, Level)> {
+        all_codes().collect()
+    }
+
+    fn unknown(&self, name: &str) -> String {
+        unknown_lint_message(name)
+    }
+}
+
 pub fn find(name: &str) -> Option<&'static dyn Lint> {
     let name = normalize(name);
     ALL.iter().copied().find(|l| l.name() == name)

@@ -80,11 +80,7 @@ struct FnSource<'s> {
     outer_generics: Vec<Generic>,
 }
 
-pub use super::span::sp;
-
-pub fn delim_sp(span: &proc_macro2::extra::DelimSpan) -> Sp {
-    sp(span.join())
-}
+use super::span::sp;
 
 /// The attributes as neutral data.
 pub fn attrs_of(attrs: &[syn::Attribute]) -> Vec<Attr> {

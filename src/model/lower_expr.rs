@@ -7,8 +7,8 @@ use std::rc::Rc;
 
 use super::expand::MacroRules;
 use super::ir::*;
-use super::lower::{delim_sp, sp};
 use super::resolve::{Imports, segments};
+use super::span::{delim_sp, sp};
 use crate::diagnostic::FileId;
 
 /// How deep the lowering follows nested expressions before giving up on a part. The source

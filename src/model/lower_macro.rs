@@ -6,8 +6,8 @@
 use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
 
 use super::ir::*;
-use super::lower::{delim_sp, sp};
 use super::lower_expr::BodyCx;
+use super::span::{delim_sp, sp};
 
 /// Macros whose first argument is the format string.
 const FORMAT_FIRST: &[&str] = &[

@@ -78,3 +78,8 @@ pub fn sp(span: proc_macro2::Span) -> Sp {
         }
     })
 }
+
+/// The byte range of a delimited group, both delimiters included.
+pub fn delim_sp(span: &proc_macro2::extra::DelimSpan) -> Sp {
+    sp(span.join())
+}

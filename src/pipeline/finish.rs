@@ -16,7 +16,7 @@ pub(super) fn input_levels(
     package_levels: &[Levels],
     flags: &config::LevelFlags,
 ) {
-    let unpackaged = config::resolve_levels(&Config::default(), flags);
+    let unpackaged = config::resolve_levels(&Config::default(), flags, &crate::lints::CODES);
     findings.retain_mut(|(f, package)| {
         if f.lint != PARSE_ERROR && f.lint != IO_ERROR {
             return true;

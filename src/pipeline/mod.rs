@@ -68,7 +68,7 @@ fn run(
     warnings.dedup();
     let levels: Vec<Levels> = configs
         .iter()
-        .map(|c| config::resolve_levels(c, flags))
+        .map(|c| config::resolve_levels(c, flags, &lints::CODES))
         .collect();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.unwrap_or(0))
@@ -276,6 +276,7 @@ fn configure(workspace: &mut Workspace) -> Result<Vec<Config>, String> {
             Config::load(
                 &package.manifest_path,
                 workspace_manifest.map(PathBuf::as_path),
+                &lints::CODES,
             )?
         };
         config.validate_globs(&package.manifest_path)?;

@@ -110,9 +110,13 @@ fn main() {
     report("full lint, parallel", parallel, lines, Some(findings));
     report("first half, --jobs 1", first, half_lines, None);
     report("second half, --jobs 1", second, lines - half_lines, None);
+    let ratios: Vec<f64> = rounds.iter().map(|r| r[1] / r[0]).collect();
+    let (low, high) = ratios
+        .iter()
+        .fold((f64::INFINITY, 0.0f64), |(l, h), &x| (l.min(x), h.max(x)));
     println!(
-        "  ratio lint/parse floor (1 thread): {:.2}",
-        median_of(&|r| r[1] / r[0])
+        "  ratio lint/parse floor (1 thread): {:.2} (rounds from {low:.2} to {high:.2})",
+        median(ratios.clone())
     );
     println!(
         "  speed-up of parallel over --jobs 1: {:.2}x",

@@ -4,6 +4,7 @@
 //! broken file.
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use crate::version::Version;
 
@@ -68,6 +69,69 @@ fn quoted(value: &str) -> Option<&str> {
     let inner = value.strip_prefix('"')?.strip_suffix('"')?;
     (!inner.contains(['"', '\\'])).then_some(inner)
 }
+
+/// The `[[package]]` versions of a lock file parsed as TOML.
+fn locked_from_table(table: &toml::Table, locked: &mut BTreeMap<String, Vec<Version>>) {
+    if let Some(packages) = table.get("package").and_then(toml::Value::as_array) {
+        for p in packages {
+            let name = p.get("name").and_then(toml::Value::as_str);
+            let version = p
+                .get("version")
+                .and_then(toml::Value::as_str)
+                .and_then(Version::parse);
+            if let (Some(name), Some(version)) = (name, version) {
+                locked.entry(name.to_string()).or_default().push(version);
+            }
+        }
+    }
+}
+
+/// Versions recorded in the nearest `Cargo.lock` at or above `dir`.
+pub fn read(dir: &Path) -> Result<BTreeMap<String, Vec<Version>>, String> {
+    let mut locked: BTreeMap<String, Vec<Version>> = BTreeMap::new();
+    let Some(lock) = dir
+        .ancestors()
+        .map(|d| d.join("Cargo.lock"))
+        .find(|p| std::fs::symlink_metadata(p).is_ok())
+    else {
+        return Ok(locked);
+    };
+    // Every member of a workspace shares the root's lock file: parse it once per version of
+    // the file (path, size and modification time), not once per member.
+    let key = std::fs::symlink_metadata(&lock)
+        .ok()
+        .map(|m| (lock.clone(), m.len(), m.modified().ok()));
+    static PARSED: std::sync::Mutex<Vec<LockEntry>> = std::sync::Mutex::new(Vec::new());
+    if let Some(key) = &key
+        && let Ok(parsed) = PARSED.lock()
+        && let Some((_, found)) = parsed.iter().find(|(k, _)| k == key)
+    {
+        return Ok(found.clone());
+    }
+    let text = crate::read::regular_file(&lock).map_err(|e| format!("{}: {e}", lock.display()))?;
+    if let Some(scanned) = scan(&text) {
+        locked = scanned;
+    } else {
+        let table = crate::workspace::manifest::parse_toml(&lock, &text)?;
+        locked_from_table(&table, &mut locked);
+    }
+    if let Some(key) = key
+        && let Ok(mut parsed) = PARSED.lock()
+    {
+        // A handful of lock files per run; the bound keeps a long-lived process small.
+        if parsed.len() >= 64 {
+            parsed.clear();
+        }
+        parsed.push((key, locked.clone()));
+    }
+    Ok(locked)
+}
+
+/// A parsed lock file, by path, size and modification time.
+type LockEntry = (
+    (PathBuf, u64, Option<std::time::SystemTime>),
+    BTreeMap<String, Vec<Version>>,
+);
 
 #[cfg(test)]
 mod tests {

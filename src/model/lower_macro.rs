@@ -118,7 +118,8 @@ fn is_keyword(name: &proc_macro2::Ident) -> bool {
             | "where"
             | "while"
             | "yield"
-    ) || name.starts_with("r#")
+    ) || name == "_"
+        || name.starts_with("r#")
 }
 
 fn stream(tokens: &[TokenTree]) -> TokenStream {

@@ -257,3 +257,49 @@ fn incomplete_findings(files: &[FileIr], pi: usize, level: Option<Level>) -> Fou
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_package_is_held_until_its_last_reader_is_done() {
+        // Package 0 and 2 are analysed; both read package 1; package 3 is read by none.
+        let links = vec![vec![0, 1], vec![], vec![2, 1], vec![]];
+        let mut store = IrStore::new(&links);
+        assert_eq!(store.unread(), vec![3]);
+        store.insert(vec![
+            (0, Vec::new()),
+            (1, vec![file_with_items(7, vec![(1, 5)])]),
+        ]);
+        store.done(&links[0]);
+        assert!(!store.holds(0), "no later analysis reads package 0");
+        assert!(
+            store.holds(1),
+            "the analysis of package 2 still reads package 1"
+        );
+        store.insert(vec![(2, Vec::new())]);
+        store.done(&links[2]);
+        assert!(!store.holds(1) && !store.holds(2));
+        // The IR is gone; the item ranges suppression comments need are not.
+        assert_eq!(store.into_items().get(&7), Some(&vec![(1, 5)]));
+    }
+
+    fn file_with_items(file: FileId, items: Vec<(usize, usize)>) -> FileIr {
+        FileIr {
+            file,
+            module: Vec::new(),
+            imports: crate::model::resolve::Imports::new(HashMap::new()),
+            fns: Vec::new(),
+            impls: Vec::new(),
+            traits: Vec::new(),
+            structs: Vec::new(),
+            enums: Vec::new(),
+            aliases: Vec::new(),
+            consts: Vec::new(),
+            macros: Vec::new(),
+            items,
+            incomplete: Vec::new(),
+        }
+    }
+}

@@ -75,6 +75,18 @@ pub fn panic_abort_settings(manifest: &str) -> Vec<(String, std::ops::Range<usiz
     found
 }
 
+impl Target {
+    /// A binary target, as cargo reports one.
+    fn bin(name: impl Into<String>, src_path: PathBuf) -> Target {
+        Target {
+            name: name.into(),
+            kind: vec!["bin".into()],
+            crate_types: vec!["bin".into()],
+            src_path,
+        }
+    }
+}
+
 /// Targets as cargo infers them: `src/main.rs`, `src/bin/*.rs`, `[[bin]]`, `src/lib.rs`.
 pub(super) fn targets_of(manifest: &toml::Table, dir: &Path, name: &str) -> Vec<Target> {
     let mut targets = Vec::new();
@@ -89,22 +101,12 @@ pub(super) fn targets_of(manifest: &toml::Table, dir: &Path, name: &str) -> Vec<
                 .and_then(toml::Value::as_str)
                 .map(|p| dir.join(p))
                 .unwrap_or_else(|| dir.join("src/main.rs"));
-            targets.push(Target {
-                name: bin_name.to_string(),
-                kind: vec!["bin".into()],
-                crate_types: vec!["bin".into()],
-                src_path: path,
-            });
+            targets.push(Target::bin(bin_name.to_string(), path));
         }
     }
     let main = dir.join("src/main.rs");
     if main.is_file() && !targets.iter().any(|t| t.src_path == main) {
-        targets.push(Target {
-            name: name.to_string(),
-            kind: vec!["bin".into()],
-            crate_types: vec!["bin".into()],
-            src_path: main,
-        });
+        targets.push(Target::bin(name.to_string(), main));
     }
     // `src/bin/NAME.rs` and `src/bin/NAME/main.rs`.
     let bin_dir = dir.join("src/bin");
@@ -129,12 +131,10 @@ pub(super) fn targets_of(manifest: &toml::Table, dir: &Path, name: &str) -> Vec<
             } else {
                 file.file_stem()
             };
-            targets.push(Target {
-                name: stem.and_then(|s| s.to_str()).unwrap_or(name).to_string(),
-                kind: vec!["bin".into()],
-                crate_types: vec!["bin".into()],
-                src_path: file,
-            });
+            targets.push(Target::bin(
+                stem.and_then(|s| s.to_str()).unwrap_or(name).to_string(),
+                file,
+            ));
         }
     }
     let lib = manifest

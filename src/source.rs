@@ -132,8 +132,9 @@ pub const STACK_BUDGET: usize = 256 << 20;
 
 /// A file's text as syn should parse it, and the stack that takes.
 pub struct Prepared {
-    /// The text with a byte-order mark, a shebang line and every item in `too_deep` blanked
-    /// out (same length, same line breaks, so spans stay right).
+    /// The text with a byte-order mark, a shebang line, every top-level test-only item and
+    /// every item in `too_deep` blanked out (same length, same line breaks, so spans stay
+    /// right).
     pub text: String,
     /// Top-level items left out: parsing them could need more than [`STACK_BUDGET`].
     pub too_deep: Vec<Segment>,
@@ -159,7 +160,10 @@ pub fn prepare(text: &str) -> Prepared {
     // Scanned after the preamble is blanked: a quote in a shebang line must not start a string.
     let segments = crate::nesting::segments(std::str::from_utf8(&bytes).unwrap_or(""));
     for segment in segments {
-        if stack_for(segment.bound) > STACK_BUDGET {
+        if segment.test_only {
+            // The analysis leaves test-only items out: they need not be parsed either.
+            blank(&mut bytes[segment.start..segment.end]);
+        } else if stack_for(segment.bound) > STACK_BUDGET {
             blank(&mut bytes[segment.start..segment.end]);
             too_deep.push(segment);
         } else {

@@ -263,6 +263,26 @@ fn parse_errors_point_at_the_token_at_fault_and_say_what_was_expected() {
 }
 
 #[test]
+fn a_test_module_the_parser_cannot_read_does_not_hide_the_code_around_it() {
+    // Test-only top-level items are left out of the parse: syntax newer than the parser's in
+    // a test module no longer costs the file its lints.
+    let broken_tests = format!(
+        "{PANICKY_TOOL}#[cfg(test)]\nmod tests {{\n    fn newer() {{ let x = 1 +; }}\n}}\n"
+    );
+    let dir = scratch_crate(
+        "test_module_syntax",
+        &rmcp(),
+        &[("src/lib.rs", broken_tests.as_str())],
+    );
+    let stdout = text(&mcp_lint(&dir, &[".", "--message-format", "short"]).stdout);
+    assert!(!stdout.contains("parse_error"), "{stdout}");
+    assert!(
+        stdout.contains("src/lib.rs:7:36: warning[mcp_lint::panic_in_tool]"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn paths_that_are_not_rust_are_usage_errors_and_empty_trees_are_warned() {
     let dir = scratch_crate("paths", &rmcp(), &[("src/lib.rs", PANICKY_TOOL)]);
     let out = mcp_lint(&dir, &["Cargo.toml"]);

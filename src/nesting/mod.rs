@@ -11,12 +11,18 @@
 //! the parsing thread's stack from the bound and leaves out the items whose bound exceeds
 //! the budget.
 
-/// A top-level item (with its attributes and doc comments): byte range and depth bound.
+mod test_only;
+
+use test_only::TestOnly;
+
+/// A top-level item (with its attributes and doc comments): byte range, depth bound, and
+/// whether it is certainly one test-only item (see [`test_only`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Segment {
     pub start: usize,
     pub end: usize,
     pub bound: usize,
+    pub test_only: bool,
 }
 
 /// The top-level items of `text`, in order, covering every token.
@@ -86,6 +92,7 @@ struct Scanner<'a> {
     segment_bound: usize,
     /// A top-level `}` closed: the next token decides whether an item ended there.
     pending_boundary: bool,
+    test_only: TestOnly,
 }
 
 /// Keywords that start a statement or an item: after a `}` they cannot continue an
@@ -166,6 +173,7 @@ impl<'a> Scanner<'a> {
             segment_start: 0,
             segment_bound: 0,
             pending_boundary: false,
+            test_only: TestOnly::default(),
         }
     }
 
@@ -231,6 +239,9 @@ impl<'a> Scanner<'a> {
         let bound = frame.base + frame.run;
         self.segment_bound = self.segment_bound.max(bound);
         self.prev = prev;
+        let end = self.at.max(start + 1);
+        self.test_only
+            .token(self.text, start, end, self.frames.len());
     }
 
     fn starts_statement(&self, start: usize) -> bool {
@@ -242,11 +253,13 @@ impl<'a> Scanner<'a> {
     }
 
     fn finish_segment(&mut self, end: usize) {
+        let test_only = self.test_only.finish();
         if end > self.segment_start {
             self.segments.push(Segment {
                 start: self.segment_start,
                 end,
                 bound: self.segment_bound,
+                test_only,
             });
         }
         self.segment_start = end;
@@ -461,6 +474,8 @@ impl<'a> Scanner<'a> {
         if self.frames.len() > 1 {
             self.frames.pop();
         }
+        self.test_only
+            .close(self.text, b, self.at - 1, self.frames.len());
         self.prev = if b == b'}' {
             Prev::CloseBrace
         } else {
@@ -495,6 +510,7 @@ impl<'a> Scanner<'a> {
                 self.token(start, Prev::ExprStart, 1);
                 self.frame().reset();
                 if self.frames.len() == 1 {
+                    self.test_only.end();
                     self.finish_segment(self.at);
                 }
                 return;
@@ -567,61 +583,4 @@ fn find_bytes(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn bound(text: &str) -> usize {
-        segments(text).iter().map(|s| s.bound).max().unwrap_or(0)
-    }
-
-    #[test]
-    fn comments_strings_and_chars_hide_their_delimiters() {
-        let nested = format!("/* /* */ {} */ fn main() {{}}", "(".repeat(300));
-        assert!(bound(&nested) < 10, "{}", bound(&nested));
-        let quote_char = format!("fn f() {{ let c = '\"'; {} }}", "- ".repeat(50));
-        assert!(bound(&quote_char) >= 50);
-        let raw = format!(
-            "fn f() {{ let s = r#\"\" ((( \"#; let t = br\"x\"; {} }}",
-            "! ".repeat(40)
-        );
-        assert!(bound(&raw) >= 40, "{}", bound(&raw));
-        let lifetimes = format!("fn f<'a>(x: &'a u8) {{ {} }}", "* ".repeat(30));
-        assert!(bound(&lifetimes) >= 30);
-        assert!(bound("fn f() { let s = \"((((((((\"; }") < 10);
-        assert!(bound("fn f() { let c = '('; let d = b'('; }") < 10);
-    }
-
-    #[test]
-    fn every_prefix_operator_counts() {
-        for op in ["-", "!", "*", "&", "return ", "|x| ", "|| ", "move || "] {
-            let text = format!("fn f() {{ {} 1 }}", op.repeat(1000));
-            assert!(bound(&text) >= 1000, "{op}: {}", bound(&text));
-        }
-    }
-
-    #[test]
-    fn commas_inside_generics_and_closure_params_keep_their_depth() {
-        let generics = format!("type T = {}u8{};", "A<u8, ".repeat(500), ">".repeat(500));
-        assert!(bound(&generics) >= 1000, "{}", bound(&generics));
-        let closures = format!("fn f() {{ {} 1 }}", "|a, b| ".repeat(500));
-        assert!(bound(&closures) >= 500, "{}", bound(&closures));
-    }
-
-    #[test]
-    fn lists_statements_and_items_reset() {
-        let array = format!("static A: [u8; 100000] = [{}];", "1, ".repeat(100_000));
-        assert!(bound(&array) < 10);
-        let statements = format!("fn f() {{ {} }}", "if a {} ".repeat(10_000));
-        assert!(bound(&statements) < 10);
-        let items = "fn a() {} fn b() {}\n#[test] fn c() {}";
-        let segs = segments(items);
-        assert_eq!(segs.len(), 3);
-        assert_eq!(&items[segs[1].start..segs[1].end], "fn b() {}\n");
-    }
-
-    #[test]
-    fn const_items_with_blocks_stay_one_segment() {
-        assert_eq!(segments("const X: u8 = { 1 }; fn f() {}").len(), 2);
-        assert_eq!(segments("static A: S = S { a: 1 }.b(); fn f() {}").len(), 2);
-    }
-}
+mod tests;

@@ -9,15 +9,14 @@ use crate::source::{self, SourceFile};
 /// A code for parts of a file that were not analysed because a budget ran out.
 pub const ANALYSIS_INCOMPLETE: &str = "analysis_incomplete";
 
-/// One file's IR (`None` when only its syntax was checked), or the one diagnostic that
-/// replaces it, and the parts left out.
+/// One file's IR, or the one diagnostic that replaces it, and the parts left out.
 pub struct Lowered {
-    pub ir: Result<Option<FileIr>, Box<Finding>>,
+    pub ir: Result<FileIr, Box<Finding>>,
     pub incomplete: Vec<Finding>,
 }
 
-/// Parses `file` within the budgets and, when `lower` is given, lowers its syntax with it.
-pub fn lower<F>(file: &SourceFile, id: FileId, lower: Option<F>) -> Lowered
+/// Parses `file` within the budgets and lowers its syntax with `lower`.
+pub fn lower<F>(file: &SourceFile, id: FileId, lower: F) -> Lowered
 where
     F: FnOnce(&syn::File) -> FileIr + Send,
 {
@@ -33,8 +32,9 @@ where
             crate::inject_panic_for_tests(&file.display);
             // The tree is dropped here too, on the sized stack: its drop recurses as deep.
             let built = match syn::parse_file(&prepared.text) {
-                Ok(ast) => Ok(lower
-                    .map(|lower| crate::model::span::with_file(&prepared.text, || lower(&ast)))),
+                Ok(ast) => Ok(crate::model::span::with_file(&prepared.text, || {
+                    lower(&ast)
+                })),
                 Err(e) => Err(Box::new(crate::syntax::parse_error(
                     crate::PARSE_ERROR,
                     id,

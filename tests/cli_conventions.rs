@@ -283,6 +283,23 @@ fn a_test_module_the_parser_cannot_read_does_not_hide_the_code_around_it() {
 }
 
 #[test]
+fn a_package_no_analysis_reads_is_not_parsed() {
+    // No MCP SDK, no server, no member linking it: nothing of it could be reported.
+    let dir = scratch_crate(
+        "unread_package",
+        &["serde = \"1\"".to_string()],
+        &[("src/lib.rs", "pub fn broken( {\n")],
+    );
+    let out = mcp_lint(&dir, &[".", "--message-format", "short"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        !text(&out.stdout).contains("parse_error"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
 fn paths_that_are_not_rust_are_usage_errors_and_empty_trees_are_warned() {
     let dir = scratch_crate("paths", &rmcp(), &[("src/lib.rs", PANICKY_TOOL)]);
     let out = mcp_lint(&dir, &["Cargo.toml"]);

@@ -1,7 +1,7 @@
 //! Parsing and lowering, package by package. A package's IR is built when the first analysis
 //! that reads it comes up (its own, or that of a member depending on it) and dropped after the
 //! last one, so a run holds the IR of one group of linked packages at a time, not the tree's.
-//! Packages no analysis reads are only parsed, all in one parallel batch, for their syntax.
+//! Packages no analysis reads are not parsed at all: nothing of theirs could be reported.
 
 use std::collections::HashMap;
 
@@ -48,18 +48,6 @@ impl<'a> Lowering<'a> {
         }
     }
 
-    /// Parses the files of `packages` in one parallel batch, for their syntax only.
-    pub fn parse_only(&self, packages: &[usize], findings: &mut Found) {
-        let jobs: Vec<&Job> = packages
-            .iter()
-            .flat_map(|&p| self.jobs[p].iter().copied())
-            .collect();
-        let lowered = self.run(&jobs, false);
-        for (job, lowered) in jobs.iter().zip(lowered) {
-            self.absorb(job, lowered, findings);
-        }
-    }
-
     /// Parses and lowers the files of each of `packages`, with the findings that gave.
     pub fn packages(&self, packages: &[usize]) -> (Vec<(usize, Vec<FileIr>)>, Found) {
         let mut findings = Vec::new();
@@ -73,7 +61,7 @@ impl<'a> Lowering<'a> {
     /// Parses and lowers the files of package `pi`, in parallel.
     fn package(&self, pi: usize, findings: &mut Found) -> Vec<FileIr> {
         let jobs = &self.jobs[pi];
-        let lowered = self.run(jobs, true);
+        let lowered = self.run(jobs);
         let files: Vec<FileIr> = jobs
             .iter()
             .zip(lowered)
@@ -87,12 +75,12 @@ impl<'a> Lowering<'a> {
         files
     }
 
-    fn run(&self, jobs: &[&Job], lower: bool) -> Vec<per_file::Lowered> {
+    fn run(&self, jobs: &[&Job]) -> Vec<per_file::Lowered> {
         let one = |job: &&Job| {
             let renames = &self.renames[job.package];
-            let lowering = lower.then_some(|ast: &syn::File| {
+            let lowering = |ast: &syn::File| {
                 crate::model::lower::lower_file(job.file, job.module.clone(), ast, renames)
-            });
+            };
             per_file::lower(self.sources.get(job.file), job.file, lowering)
         };
         self.pool.install(|| jobs.par_iter().map(one).collect())
@@ -112,7 +100,7 @@ impl<'a> Lowering<'a> {
             }));
         }
         match lowered.ir {
-            Ok(ir) => ir,
+            Ok(ir) => Some(ir),
             Err(f) => {
                 let mut f = *f;
                 f.level = self.warnings.max(Level::Warn);
@@ -144,13 +132,6 @@ impl IrStore {
             readers,
             items: HashMap::new(),
         }
-    }
-
-    /// Packages no analysis reads.
-    pub fn unread(&self) -> Vec<usize> {
-        (0..self.readers.len())
-            .filter(|&p| self.readers[p] == 0)
-            .collect()
     }
 
     /// Lowers every package of `linked` not held yet.
@@ -267,7 +248,7 @@ mod tests {
         // Package 0 and 2 are analysed; both read package 1; package 3 is read by none.
         let links = vec![vec![0, 1], vec![], vec![2, 1], vec![]];
         let mut store = IrStore::new(&links);
-        assert_eq!(store.unread(), vec![3]);
+        assert!(!store.holds(3));
         store.insert(vec![
             (0, Vec::new()),
             (1, vec![file_with_items(7, vec![(1, 5)])]),

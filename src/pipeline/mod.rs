@@ -98,8 +98,6 @@ fn run(
         warnings_level,
     );
     let mut store = irs::IrStore::new(&links);
-    lowering.parse_only(&store.unread(), &mut findings);
-    timings.mark("parsed");
     let run = Run {
         workspace: &workspace,
         configs: &configs,

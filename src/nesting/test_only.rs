@@ -37,9 +37,14 @@ pub(super) struct TestOnly {
 impl TestOnly {
     /// A token at `start..end` at delimiter `depth` (1 is the top level), before a group it
     /// opens is entered.
+    #[inline]
     pub fn token(&mut self, text: &str, start: usize, end: usize, depth: usize) {
         if self.ends > 0 {
             self.trailing = true;
+        }
+        // Most tokens are inside an item's body, where only the ends count.
+        if self.state == State::Item {
+            return;
         }
         let token = text.get(start..end).unwrap_or("");
         self.state = match self.state {
@@ -59,6 +64,7 @@ impl TestOnly {
     }
 
     /// A closing delimiter `b` at byte `at`, `depth` being the level it returns to.
+    #[inline]
     pub fn close(&mut self, text: &str, b: u8, at: usize, depth: usize) {
         if self.state == State::Attribute {
             if depth == 1 && b == b']' {

@@ -80,6 +80,7 @@ struct FnSource<'s> {
     outer_generics: Vec<Generic>,
 }
 
+use super::cfg::is_test_only;
 use super::span::sp;
 
 /// The attributes as neutral data.
@@ -95,25 +96,6 @@ pub fn attrs_of(attrs: &[syn::Attribute]) -> Vec<Attr> {
             },
         })
         .collect()
-}
-
-/// Whether the item is test-only (`#[cfg(test)]`, `#[test]`, `#[tokio::test]`).
-pub fn is_test_only(attrs: &[syn::Attribute]) -> bool {
-    attrs.iter().any(|attr| {
-        let last = attr.path().segments.last().map(|s| s.ident.to_string());
-        match last.as_deref() {
-            Some("test") => true,
-            Some("cfg") => match &attr.meta {
-                syn::Meta::List(l) => l
-                    .tokens
-                    .to_string()
-                    .split(|c: char| !c.is_alphanumeric() && c != '_')
-                    .any(|w| w == "test"),
-                _ => false,
-            },
-            _ => false,
-        }
-    })
 }
 
 fn generics_of(imports: &Imports, generics: &syn::Generics) -> Vec<Generic> {

@@ -1,6 +1,7 @@
 //! What the code says, neutrally: each file lowered to an IR of items and fn bodies, with
 //! names resolved through the file's imports. Nothing here knows an SDK or a lint.
 
+mod cfg;
 mod expand;
 pub mod ir;
 pub mod lower;

@@ -16,20 +16,38 @@ pub struct SourceFile {
     /// The directory `--fix` may write this file under: the root of the package it was read
     /// for. `None`: never written.
     pub fix_root: Option<PathBuf>,
-    line_starts: Vec<usize>,
+    /// Where each line starts, built on first use: most files of a run are never quoted.
+    line_starts: std::sync::OnceLock<Vec<u32>>,
 }
 
 impl SourceFile {
     pub fn new(path: PathBuf, display: String, text: String) -> Self {
-        let mut line_starts = vec![0];
-        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         SourceFile {
             path,
             display,
             text,
             fix_root: None,
-            line_starts,
+            line_starts: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Files are read only up to 8 MiB, so every offset fits in a `u32`.
+    fn line_starts(&self) -> &[u32] {
+        self.line_starts.get_or_init(|| {
+            let mut starts = vec![0];
+            let mut at = 0;
+            for line in self.text.split_inclusive('\n') {
+                at += line.len();
+                if line.ends_with('\n') {
+                    starts.push(u32::try_from(at).unwrap_or(u32::MAX));
+                }
+            }
+            starts
+        })
+    }
+
+    fn line_start_at(&self, index: usize) -> Option<usize> {
+        self.line_starts().get(index).map(|&s| s as usize)
     }
 
     /// The file, writable by `--fix` under `root` only.
@@ -41,11 +59,12 @@ impl SourceFile {
     /// 1-based line and 1-based column in Unicode scalar values, as rustc reports them.
     pub fn line_col(&self, byte: usize) -> (usize, usize) {
         let byte = byte.min(self.text.len());
-        let line = match self.line_starts.binary_search(&byte) {
+        let starts = self.line_starts();
+        let line = match starts.binary_search(&u32::try_from(byte).unwrap_or(u32::MAX)) {
             Ok(i) => i,
             Err(i) => i.saturating_sub(1),
         };
-        let start = self.line_starts[line];
+        let start = starts.get(line).map_or(0, |&s| s as usize);
         let col = self
             .text
             .get(start..byte)
@@ -55,14 +74,10 @@ impl SourceFile {
 
     /// The text of 1-based line `line`, without its line break.
     pub fn line_text(&self, line: usize) -> &str {
-        let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else {
+        let Some(start) = self.line_start_at(line.wrapping_sub(1)) else {
             return "";
         };
-        let end = self
-            .line_starts
-            .get(line)
-            .copied()
-            .unwrap_or(self.text.len());
+        let end = self.line_start_at(line).unwrap_or(self.text.len());
         self.text
             .get(start..end)
             .unwrap_or("")
@@ -71,9 +86,7 @@ impl SourceFile {
 
     /// The byte where 1-based line `line` starts (the text's end past the last line).
     pub fn line_start(&self, line: usize) -> usize {
-        self.line_starts
-            .get(line.wrapping_sub(1))
-            .copied()
+        self.line_start_at(line.wrapping_sub(1))
             .unwrap_or(self.text.len())
             .min(self.text.len())
     }
@@ -93,7 +106,7 @@ impl SourceFile {
     }
 
     pub fn line_count(&self) -> usize {
-        self.line_starts.len()
+        self.line_starts().len()
     }
 }
 

@@ -120,6 +120,23 @@ fn ten_thousand_link_chains_are_linear() {
 }
 
 #[test]
+fn a_hundred_thousand_lets_in_one_fn() {
+    // Each name is looked up among the bindings in scope: a linear search made this n².
+    let lets: String = (0..100_000)
+        .map(|i| format!("        let a{i} = b{i};\n"))
+        .collect();
+    let source = tool(&format!("{lets}        None::<u8>.unwrap();"));
+    let dir = scratch_crate("many_lets", &rmcp(), &[("src/lib.rs", &source)]);
+    let run = short("100,000 lets in one fn", &dir);
+    assert_eq!(
+        count(&run.stdout, "panic_in_tool"),
+        1,
+        "{:.2000}",
+        run.stdout
+    );
+}
+
+#[test]
 fn ten_thousand_same_named_fns() {
     let fns: String = (0..10_000).map(|_| "fn f() { f(); }\n").collect();
     let source = tool("        f();") + &fns;

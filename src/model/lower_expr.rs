@@ -8,6 +8,7 @@ use std::rc::Rc;
 use super::expand::MacroRules;
 use super::ir::*;
 use super::resolve::{Imports, segments};
+use super::scope::Scope;
 use super::span::{delim_sp, sp};
 use crate::diagnostic::FileId;
 
@@ -24,15 +25,14 @@ pub struct BodyCx<'i, 's> {
     pub file: FileId,
     pub imports: &'i Imports,
     pub body: Body,
-    /// Bindings in scope, innermost last; `marks` hold scope starts.
-    scope: Vec<(String, LocalId)>,
-    marks: Vec<usize>,
+    /// Bindings in scope.
+    scope: Scope,
     closure: Option<ClosureId>,
     depth: u32,
     incomplete: Vec<Incomplete>,
     nested: Vec<&'s syn::Item>,
     /// While lowering the second and later cases of an or-pattern: the first case's bindings.
-    or_bindings: Option<Vec<(String, LocalId)>>,
+    or_bindings: Option<foldhash::HashMap<String, LocalId>>,
     /// The file's own `macro_rules!`, expanded at their calls.
     pub macros: Rc<MacroRules>,
     /// Expansions being lowered, innermost last (bounded by [`super::expand::MAX_NESTED`]).
@@ -120,8 +120,7 @@ impl<'i, 's> BodyCx<'i, 's> {
             file,
             imports,
             body: Body::default(),
-            scope: Vec::new(),
-            marks: Vec::new(),
+            scope: Scope::default(),
             closure: None,
             depth: 0,
             incomplete: Vec::new(),
@@ -156,35 +155,30 @@ impl<'i, 's> BodyCx<'i, 's> {
     }
 
     fn open(&mut self) {
-        self.marks.push(self.scope.len());
+        self.scope.open();
     }
 
     fn close(&mut self) {
-        let mark = self.marks.pop().unwrap_or(0);
-        self.scope.truncate(mark);
+        self.scope.close();
     }
 
     /// The binding a name refers to here.
     pub fn lookup(&self, name: &str) -> Option<LocalId> {
-        self.scope
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, id)| *id)
+        self.scope.lookup(name)
     }
 
     fn bind(&mut self, name: String, span: Sp) -> LocalId {
         if let Some(first) = &self.or_bindings
-            && let Some((_, id)) = first.iter().find(|(n, _)| *n == name)
+            && let Some(&id) = first.get(&name)
         {
-            return *id;
+            return id;
         }
         self.body.locals.push(LocalDef {
             name: name.clone(),
             span,
         });
         let id = (self.body.locals.len() - 1) as LocalId;
-        self.scope.push((name, id));
+        self.scope.bind(name, id);
         id
     }
 
@@ -216,7 +210,6 @@ impl<'i, 's> BodyCx<'i, 's> {
             imports: self.imports,
             body: std::mem::take(&mut self.body),
             scope: std::mem::take(&mut self.scope),
-            marks: std::mem::take(&mut self.marks),
             closure: self.closure,
             depth: self.depth,
             incomplete: std::mem::take(&mut self.incomplete),
@@ -228,7 +221,6 @@ impl<'i, 's> BodyCx<'i, 's> {
         let id = sub.expr(e);
         self.body = sub.body;
         self.scope = sub.scope;
-        self.marks = sub.marks;
         self.incomplete = sub.incomplete;
         id
     }
@@ -240,7 +232,6 @@ impl<'i, 's> BodyCx<'i, 's> {
             imports: self.imports,
             body: std::mem::take(&mut self.body),
             scope: std::mem::take(&mut self.scope),
-            marks: std::mem::take(&mut self.marks),
             closure: self.closure,
             depth: self.depth,
             incomplete: std::mem::take(&mut self.incomplete),
@@ -254,7 +245,6 @@ impl<'i, 's> BodyCx<'i, 's> {
         sub.close();
         self.body = sub.body;
         self.scope = sub.scope;
-        self.marks = sub.marks;
         self.incomplete = sub.incomplete;
         id
     }
@@ -270,7 +260,6 @@ impl<'i, 's> BodyCx<'i, 's> {
             imports: self.imports,
             body: std::mem::take(&mut self.body),
             scope: std::mem::take(&mut self.scope),
-            marks: std::mem::take(&mut self.marks),
             closure: self.closure,
             depth: self.depth,
             incomplete: std::mem::take(&mut self.incomplete),
@@ -282,7 +271,6 @@ impl<'i, 's> BodyCx<'i, 's> {
         let id = sub.block_expr(&block, BlockKind::Plain, Some(span));
         self.body = sub.body;
         self.scope = sub.scope;
-        self.marks = sub.marks;
         self.incomplete = sub.incomplete;
         id
     }
@@ -819,7 +807,7 @@ impl<'i, 's> BodyCx<'i, 's> {
                 for (i, case) in o.cases.iter().enumerate() {
                     cases.push(self.pat(case));
                     if i == 0 {
-                        self.or_bindings = Some(self.scope[before..].to_vec());
+                        self.or_bindings = Some(self.scope.since(before));
                     }
                 }
                 self.or_bindings = None;

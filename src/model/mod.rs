@@ -9,6 +9,7 @@ mod lower_expr;
 mod lower_macro;
 mod lower_select;
 pub mod resolve;
+mod scope;
 pub mod span;
 
 /// The module path of a file from its path relative to the package root.

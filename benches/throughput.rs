@@ -1,7 +1,8 @@
 //! `cargo bench`: files, lines and lines/s for a tree — the parse floor, the full lint on
 //! one thread, the full lint in parallel, and the full lint on each half of the packages: when
 //! time is linear in lines, the two halves take as long as the whole. Rounds run each once in
-//! turn; medians are reported. Usage:
+//! turn (the floor twice, before and after the lint on one thread); medians are reported.
+//! Usage:
 //! `cargo bench --bench throughput -- [DIR]` (default: ~/.cargo/registry/src, else this repo).
 
 use std::path::PathBuf;
@@ -85,18 +86,20 @@ fn main() {
     let mut ready: Vec<Workspace> = (0..runs * 5).map(|_| load()).collect();
     let mut next = || ready.pop().unwrap_or_else(load);
 
-    // The machine's speed drifts: each ratio is taken within one round, in which the two
-    // runs it compares follow each other, and the median round is reported.
+    // The machine's speed drifts: each ratio is taken within one round, where the lint on
+    // one thread runs between two runs of the floor and is compared with their mean, and the
+    // median round is reported.
     let mut rounds = Vec::new();
     let mut findings = 0;
     for _ in 0..runs {
-        let floor = time(parse_all).0;
+        let before = time(parse_all).0;
         let (single, found) = time(|| lint(next(), Some(1)));
+        let after = time(parse_all).0;
         let parallel = time(|| lint(next(), None)).0;
         let first = time(|| lint(half(next(), false), Some(1))).0;
         let second = time(|| lint(half(next(), true), Some(1))).0;
         findings = found;
-        rounds.push([floor, single, parallel, first, second]);
+        rounds.push([(before + after) / 2.0, single, parallel, first, second]);
     }
     let median_of = |f: &dyn Fn(&[f64; 5]) -> f64| median(rounds.iter().map(f).collect());
     let floor = median_of(&|r| r[0]);

@@ -205,6 +205,36 @@ fn nested_generic_aliases_are_expanded_within_a_budget() {
 }
 
 #[test]
+fn a_deep_module_root_does_not_crash_the_formats_that_name_targets() {
+    // Cargo JSON names each finding's target, found by following `mod NAME;` from the
+    // target's root: that root is parsed on a sized stack too.
+    let deep = format!(
+        "mod a;\npub fn deep() -> u8 {{ {}1{} }}\n",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    let finding = tool("        None::<u8>.unwrap();");
+    let dir = scratch_crate(
+        "deep_root",
+        &rmcp(),
+        &[("src/lib.rs", &deep), ("src/a.rs", &finding)],
+    );
+    for format in FORMATS {
+        let run = bounded(
+            &format!("deep module root, {format}"),
+            &dir,
+            &[".", "--message-format", format],
+            &[],
+        );
+        assert!(
+            run.stdout.contains("panic_in_tool"),
+            "{format}: {:.2000}",
+            run.stdout
+        );
+    }
+}
+
+#[test]
 fn forty_thousand_findings_in_every_format() {
     let body: String = (0..40_000).map(|_| "        x.unwrap();\n").collect();
     let source = tool(&format!("        let x: Option<u8> = None;\n{body}"));

@@ -96,23 +96,38 @@ impl<'a> Targets<'a> {
         let sources = self.sources;
         self.declared.entry(path.to_path_buf()).or_insert_with(|| {
             // Module roots are few; files only in memory (the fuzzer's) are found by path.
-            let text = std::fs::read_to_string(path)
+            // A root outside the run is read like any source: a regular file, bounded.
+            let text = crate::read::regular_file(path)
                 .ok()
                 .or_else(|| {
                     let file = sources.files.iter().find(|f| f.path == path)?;
                     Some(file.text.clone())
                 })
                 .unwrap_or_default();
-            let Ok(ast) = syn::parse_file(&text) else {
-                return Vec::new();
-            };
-            ast.items
-                .iter()
-                .filter_map(|item| match item {
-                    syn::Item::Mod(m) if m.content.is_none() => Some(m.ident.to_string()),
-                    _ => None,
-                })
-                .collect()
+            mod_declarations(&text)
         })
     }
+}
+
+/// The names of a file's top-level `mod NAME;` declarations, parsed as the analysis parses:
+/// on a stack sized from the nesting bound, with what is too deep left out.
+fn mod_declarations(text: &str) -> Vec<String> {
+    let prepared = crate::source::prepare(text);
+    let parsed = crate::source::on_stack(prepared.stack, move || {
+        let names = std::panic::catch_unwind(|| {
+            let ast = syn::parse_file(&prepared.text).ok()?;
+            Some(
+                ast.items
+                    .iter()
+                    .filter_map(|item| match item {
+                        syn::Item::Mod(m) if m.content.is_none() => Some(m.ident.to_string()),
+                        _ => None,
+                    })
+                    .collect::<Vec<_>>(),
+            )
+        });
+        proc_macro2::extra::invalidate_current_thread_spans();
+        names.ok().flatten()
+    });
+    parsed.ok().flatten().unwrap_or_default()
 }

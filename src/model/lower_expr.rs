@@ -9,7 +9,7 @@ use super::expand::MacroRules;
 use super::ir::*;
 use super::resolve::{Imports, segments};
 use super::scope::Scope;
-use super::span::{delim_sp, sp};
+use super::span::{delim_end, delim_sp, sp, sp_end, sp_start};
 use crate::diagnostic::FileId;
 
 /// How deep the lowering follows nested expressions before giving up on a part. The source
@@ -95,13 +95,13 @@ fn binop(op: &syn::BinOp) -> (BinOp, bool) {
 fn path_sp(path: &syn::Path) -> Sp {
     let start = path
         .leading_colon
-        .map(|c| sp(c.spans[0]))
-        .or_else(|| path.segments.first().map(|s| sp(s.ident.span())))
+        .map(|c| sp_start(c.spans[0]))
+        .or_else(|| path.segments.first().map(|s| sp_start(s.ident.span())))
         .unwrap_or_default();
     let end = path.segments.last().map_or(start, |s| match &s.arguments {
-        syn::PathArguments::AngleBracketed(a) => sp(a.gt_token.span),
-        syn::PathArguments::Parenthesized(p) => delim_sp(&p.paren_token.span),
-        syn::PathArguments::None => sp(s.ident.span()),
+        syn::PathArguments::AngleBracketed(a) => sp_end(a.gt_token.span),
+        syn::PathArguments::Parenthesized(p) => delim_end(&p.paren_token.span),
+        syn::PathArguments::None => sp_end(s.ident.span()),
     });
     start.to(end)
 }
@@ -316,13 +316,13 @@ impl<'i, 's> BodyCx<'i, 's> {
             E::Call(c) => {
                 let func = self.expr(&c.func);
                 let args = self.exprs(&c.args);
-                let span = self.span_of(func).to(delim_sp(&c.paren_token.span));
+                let span = self.span_of(func).to(delim_end(&c.paren_token.span));
                 self.push(ExprKind::Call { func, args }, span)
             }
             E::Cast(c) => {
                 let inner = self.expr(&c.expr);
                 let ty = self.imports.ty(&c.ty);
-                let span = self.span_of(inner).to(sp(c.as_token.span));
+                let span = self.span_of(inner).to(sp_end(c.as_token.span));
                 self.push(ExprKind::Cast { expr: inner, ty }, span)
             }
             E::Closure(c) => self.closure(c),
@@ -337,7 +337,7 @@ impl<'i, 's> BodyCx<'i, 's> {
                 let pat = self.pat(&f.pat);
                 let body = self.block_expr(&f.body, BlockKind::Plain, None);
                 self.close();
-                let span = sp(f.for_token.span).to(self.span_of(body));
+                let span = sp_start(f.for_token.span).to(self.span_of(body));
                 self.push(ExprKind::For { pat, iter, body }, span)
             }
             E::Group(g) => self.expr(&g.expr),
@@ -359,13 +359,13 @@ impl<'i, 's> BodyCx<'i, 's> {
             E::Let(l) => {
                 let value = self.expr(&l.expr);
                 let pat = self.pat(&l.pat);
-                let span = sp(l.let_token.span).to(self.span_of(value));
+                let span = sp_start(l.let_token.span).to(self.span_of(value));
                 self.push(ExprKind::Let { pat, expr: value }, span)
             }
             E::Lit(l) => self.push(ExprKind::Lit(lit_of(&l.lit)), sp(l.lit.span())),
             E::Loop(l) => {
                 let body = self.block_expr(&l.body, BlockKind::Plain, None);
-                let span = sp(l.loop_token.span).to(self.span_of(body));
+                let span = sp_start(l.loop_token.span).to(self.span_of(body));
                 self.push(ExprKind::Loop { body }, span)
             }
             E::Macro(m) => self.macro_call(&m.mac),
@@ -380,7 +380,7 @@ impl<'i, 's> BodyCx<'i, 's> {
                     self.close();
                     arms.push(Arm { pat, guard, body });
                 }
-                let span = sp(m.match_token.span).to(delim_sp(&m.brace_token.span));
+                let span = sp_start(m.match_token.span).to(delim_end(&m.brace_token.span));
                 self.push(ExprKind::Match { scrutinee, arms }, span)
             }
             E::Paren(p) => self.expr(&p.expr),
@@ -400,12 +400,12 @@ impl<'i, 's> BodyCx<'i, 's> {
             }
             E::RawAddr(r) => {
                 let inner = self.expr(&r.expr);
-                let span = sp(r.and_token.span).to(self.span_of(inner));
+                let span = sp_start(r.and_token.span).to(self.span_of(inner));
                 self.push(ExprKind::Ref(inner), span)
             }
             E::Reference(r) => {
                 let inner = self.expr(&r.expr);
-                let span = sp(r.and_token.span).to(self.span_of(inner));
+                let span = sp_start(r.and_token.span).to(self.span_of(inner));
                 self.push(ExprKind::Ref(inner), span)
             }
             E::Repeat(r) => {
@@ -435,7 +435,7 @@ impl<'i, 's> BodyCx<'i, 's> {
                     fields.push((name, self.expr(&f.expr)));
                 }
                 let rest = s.rest.as_ref().map(|r| self.expr(r));
-                let span = path_sp(&s.path).to(delim_sp(&s.brace_token.span));
+                let span = path_sp(&s.path).to(delim_end(&s.brace_token.span));
                 self.push(ExprKind::Struct { path, fields, rest }, span)
             }
             E::TryBlock(t) => {
@@ -464,7 +464,7 @@ impl<'i, 's> BodyCx<'i, 's> {
                 let cond = self.expr(&w.cond);
                 let body = self.block_expr(&w.body, BlockKind::Plain, None);
                 self.close();
-                let span = sp(w.while_token.span).to(self.span_of(body));
+                let span = sp_start(w.while_token.span).to(self.span_of(body));
                 self.push(ExprKind::While { cond, body }, span)
             }
             E::Yield(y) => {
@@ -475,7 +475,7 @@ impl<'i, 's> BodyCx<'i, 's> {
                         expr: value,
                         semi: true,
                     }];
-                    let span = sp(y.yield_token.span).to(self.span_of(value));
+                    let span = sp_start(y.yield_token.span).to(self.span_of(value));
                     return self.push(
                         ExprKind::Block {
                             stmts,
@@ -638,7 +638,7 @@ impl<'i, 's> BodyCx<'i, 's> {
         let then = self.block_expr(&i.then_branch, BlockKind::Plain, None);
         self.close();
         let els = i.else_branch.as_ref().map(|(_, e)| self.expr(e));
-        let mut span = sp(i.if_token.span).to(self.span_of(then));
+        let mut span = sp_start(i.if_token.span).to(self.span_of(then));
         if let Some(e) = els {
             span = span.to(self.span_of(e));
         }
@@ -821,7 +821,7 @@ impl<'i, 's> BodyCx<'i, 's> {
             P::Range(_) => self.push_pat(PatKind::Range, Sp::default()),
             P::Reference(r) => {
                 let inner = self.pat(&r.pat);
-                let span = sp(r.and_token.span).to(self.body.pat(inner).span);
+                let span = sp_start(r.and_token.span).to(self.body.pat(inner).span);
                 self.push_pat(PatKind::Ref(inner), span)
             }
             P::Rest(r) => self.push_pat(PatKind::Rest, sp(r.dot2_token.spans[0])),
@@ -839,7 +839,7 @@ impl<'i, 's> BodyCx<'i, 's> {
                     };
                     fields.push((name, self.pat(&f.pat)));
                 }
-                let span = path_sp(&s.path).to(delim_sp(&s.brace_token.span));
+                let span = path_sp(&s.path).to(delim_end(&s.brace_token.span));
                 self.push_pat(PatKind::Struct { path, fields }, span)
             }
             P::Tuple(t) => {
@@ -849,7 +849,7 @@ impl<'i, 's> BodyCx<'i, 's> {
             P::TupleStruct(t) => {
                 let path = segments(&t.path);
                 let elems = self.pats(&t.elems);
-                let span = path_sp(&t.path).to(delim_sp(&t.paren_token.span));
+                let span = path_sp(&t.path).to(delim_end(&t.paren_token.span));
                 self.push_pat(PatKind::TupleStruct { path, elems }, span)
             }
             P::Type(t) => {

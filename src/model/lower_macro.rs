@@ -7,7 +7,7 @@ use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
 
 use super::ir::*;
 use super::lower_expr::BodyCx;
-use super::span::{delim_sp, sp};
+use super::span::{delim_end, delim_sp, sp, sp_end, sp_start};
 
 /// Macros whose first argument is the format string.
 const FORMAT_FIRST: &[&str] = &[
@@ -302,7 +302,7 @@ impl BodyCx<'_, '_> {
             .segments
             .last()
             .map_or_else(Sp::default, |s| sp(s.ident.span()));
-        let span = name_span.to(delim_sp(mac.delimiter.span()));
+        let span = name_span.to(delim_end(mac.delimiter.span()));
         let mut call = MacroCall {
             path,
             name: name.clone(),
@@ -474,7 +474,7 @@ impl BodyCx<'_, '_> {
                     };
                     let value_tokens = &member[colon + 1..];
                     let value_span = match (value_tokens.first(), value_tokens.last()) {
-                        (Some(a), Some(b)) => sp(a.span()).to(sp(b.span())),
+                        (Some(a), Some(b)) => sp_start(a.span()).to(sp_end(b.span())),
                         _ => Sp::default(),
                     };
                     let value = self.json_value(value_tokens);
@@ -510,7 +510,7 @@ impl BodyCx<'_, '_> {
                     .to_string()
                     .parse::<i64>()
                     .map_or(Lit::Other, |v| Lit::Int(-v));
-                Json::Lit(value, sp(minus.span()).to(sp(l.span())))
+                Json::Lit(value, sp_start(minus.span()).to(sp_end(l.span())))
             }
             _ => match self.chunk_expr(tokens) {
                 Some(id) => Json::Expr(id),

@@ -60,23 +60,41 @@ impl LineIndex {
     }
 }
 
+/// The byte offset of a line and column of the file being lowered.
+fn offset_of(lc: proc_macro2::LineColumn) -> Option<u32> {
+    INDEX.with(|i| i.borrow().as_ref()?.offset(lc))
+}
+
 /// The byte range of a span of the file being lowered.
 pub fn sp(span: proc_macro2::Span) -> Sp {
-    let fast = INDEX.with(|i| {
-        let index = i.borrow();
-        let index = index.as_ref()?;
-        Some(Sp {
-            start: index.offset(span.start())?,
-            end: index.offset(span.end())?,
-        })
-    });
-    fast.unwrap_or_else(|| {
-        let r = span.byte_range();
-        Sp {
-            start: r.start as u32,
-            end: r.end as u32,
+    match (offset_of(span.start()), offset_of(span.end())) {
+        (Some(start), Some(end)) => Sp { start, end },
+        _ => {
+            let r = span.byte_range();
+            Sp {
+                start: r.start as u32,
+                end: r.end as u32,
+            }
         }
-    })
+    }
+}
+
+/// Where a span starts, as an empty range: all the left side of [`Sp::to`] needs, at half
+/// the cost of [`sp`] (each line and column is a search in proc-macro2's source map).
+pub fn sp_start(span: proc_macro2::Span) -> Sp {
+    let at = offset_of(span.start()).unwrap_or_else(|| span.byte_range().start as u32);
+    Sp { start: at, end: at }
+}
+
+/// Where a span ends, as an empty range: all the right side of [`Sp::to`] needs.
+pub fn sp_end(span: proc_macro2::Span) -> Sp {
+    let at = offset_of(span.end()).unwrap_or_else(|| span.byte_range().end as u32);
+    Sp { start: at, end: at }
+}
+
+/// Where a delimited group ends, its closing delimiter included.
+pub fn delim_end(span: &proc_macro2::extra::DelimSpan) -> Sp {
+    sp_end(span.close())
 }
 
 /// The byte range of a delimited group, both delimiters included.

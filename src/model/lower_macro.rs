@@ -46,27 +46,27 @@ const LOG_MACROS: &[&str] = &["error", "warn", "info", "debug", "trace", "event"
 /// Splits a token stream at top-level separators: `,`, and `=>` when `arrows` is set.
 fn split(tokens: TokenStream, arrows: bool) -> Vec<Vec<TokenTree>> {
     let mut out: Vec<Vec<TokenTree>> = vec![Vec::new()];
-    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
-    let mut i = 0;
-    while i < tokens.len() {
-        match &tokens[i] {
+    // Tokens move into their chunk: cloning one (an identifier is a boxed string) is an
+    // allocation.
+    let mut tokens = tokens.into_iter().peekable();
+    while let Some(token) = tokens.next() {
+        match &token {
             TokenTree::Punct(p) if p.as_char() == ',' => out.push(Vec::new()),
             TokenTree::Punct(p)
                 if arrows
                     && p.as_char() == '='
                     && p.spacing() == Spacing::Joint
-                    && matches!(tokens.get(i + 1), Some(TokenTree::Punct(q)) if q.as_char() == '>') =>
+                    && matches!(tokens.peek(), Some(TokenTree::Punct(q)) if q.as_char() == '>') =>
             {
                 out.push(Vec::new());
-                i += 1;
+                tokens.next();
             }
-            t => {
+            _ => {
                 if let Some(last) = out.last_mut() {
-                    last.push(t.clone());
+                    last.push(token);
                 }
             }
         }
-        i += 1;
     }
     if out.last().is_some_and(Vec::is_empty) {
         out.pop();

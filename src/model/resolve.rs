@@ -1,6 +1,7 @@
 //! Per-file name resolution: `use` items (renames, globs), extern crate renames, and a small
 //! resolved type representation that SDK modules classify.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// A type as written, with every path resolved through the file's imports.
@@ -170,22 +171,30 @@ impl Imports {
         path
     }
 
-    /// Resolves a path's segment names.
-    pub fn resolve_segments(&self, segments: &[String]) -> Vec<String> {
+    /// Resolves a path's segment names. Borrowed when no import or rename applies (`Ok`,
+    /// a local fn), which is most paths: no allocation then.
+    pub fn resolve_segments<'p>(&self, segments: &'p [String]) -> Cow<'p, [String]> {
         let Some(first) = segments.first() else {
-            return Vec::new();
+            return Cow::Borrowed(segments);
         };
         if let Some(full) = self.names.get(first) {
             let mut path = full.clone();
             path.extend(segments[1..].iter().cloned());
-            return path;
+            return Cow::Owned(path);
         }
-        self.canonical(segments.to_vec())
+        if !self.crate_renames.contains_key(first.as_str()) {
+            // `canonical` would only expand a first segment found in `names`: it is not.
+            return Cow::Borrowed(segments);
+        }
+        Cow::Owned(self.canonical(segments.to_vec()))
     }
 
     pub fn resolve(&self, path: &syn::Path) -> Vec<String> {
         let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-        self.resolve_segments(&segments)
+        match self.resolve_segments(&segments) {
+            Cow::Borrowed(_) => segments,
+            Cow::Owned(resolved) => resolved,
+        }
     }
 
     /// Full paths a single name may come from through glob imports.
@@ -352,13 +361,16 @@ mod tests {
     fn renames_and_groups() {
         let i = imports("use rmcp::{ErrorData as McpError, model::{self, CallToolResult}};");
         assert_eq!(
-            i.resolve_segments(&["McpError".into()]),
+            *i.resolve_segments(&["McpError".into()]),
             ["rmcp", "ErrorData"]
         );
         assert_eq!(
-            i.resolve_segments(&["model".into(), "Content".into()]),
+            *i.resolve_segments(&["model".into(), "Content".into()]),
             ["rmcp", "model", "Content"]
         );
+        // A path no import touches comes back as it was, without a copy.
+        let local = ["helper".to_string(), "run".to_string()];
+        assert!(matches!(i.resolve_segments(&local), Cow::Borrowed(p) if *p == local));
         assert!(i.names_any(
             &["CallToolResult".into()],
             &[&["rmcp", "model", "CallToolResult"]]

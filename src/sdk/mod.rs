@@ -245,7 +245,7 @@ pub(crate) fn assoc<'p>(imports: &Imports, path: &'p [String]) -> Option<(Vec<St
     if ty.is_empty() {
         return None;
     }
-    Some((imports.resolve_segments(ty), method.as_str()))
+    Some((imports.resolve_segments(ty).into_owned(), method.as_str()))
 }
 
 /// What a cheap scan of a package's source text tells before parsing.

@@ -137,6 +137,26 @@ fn a_hundred_thousand_lets_in_one_fn() {
 }
 
 #[test]
+fn eighty_thousand_named_format_arguments() {
+    // Each placeholder found its argument by a search of all of them: n² in the lowering and
+    // again in the analysis.
+    let n = 80_000;
+    let template: String = (0..n).map(|i| format!("{{a{i}}}")).collect();
+    let args: String = (0..n).map(|i| format!(", a{i} = {i}")).collect();
+    let source = tool(&format!(
+        "        let _ = format!(\"{template}\"{args});\n        None::<u8>.unwrap();"
+    ));
+    let dir = scratch_crate("named_format_args", &rmcp(), &[("src/lib.rs", &source)]);
+    let run = short("80,000 named format arguments", &dir);
+    assert_eq!(
+        count(&run.stdout, "panic_in_tool"),
+        1,
+        "{:.2000}",
+        run.stdout
+    );
+}
+
+#[test]
 fn ten_thousand_same_named_fns() {
     let fns: String = (0..10_000).map(|_| "fn f() { f(); }\n").collect();
     let source = tool("        f();") + &fns;

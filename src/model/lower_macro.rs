@@ -253,6 +253,11 @@ impl BodyCx<'_, '_> {
             }
         }
         let (text, span) = template;
+        // By name and by id, not by search: a call may have tens of thousands of arguments.
+        let mut by_name: foldhash::HashMap<&str, ExprId> = foldhash::HashMap::default();
+        for (n, id) in &names {
+            by_name.entry(n.as_str()).or_insert(*id);
+        }
         let mut next = 0;
         let mut placeholders_out = Vec::new();
         for (r, debug) in placeholders(&text) {
@@ -263,25 +268,22 @@ impl BodyCx<'_, '_> {
                 }
                 ArgRef::Index(i) => (positional.get(i).copied(), None),
                 ArgRef::Name(n) => {
-                    let arg = names
-                        .iter()
-                        .find(|(m, _)| *m == n)
-                        .map(|(_, id)| *id)
-                        .or_else(|| {
-                            // An inline capture (`{e}`) reads a local in scope.
-                            self.lookup(&n)
-                                .map(|local| self.push(ExprKind::Local(local), span))
-                        });
+                    let arg = by_name.get(n.as_str()).copied().or_else(|| {
+                        // An inline capture (`{e}`) reads a local in scope.
+                        self.lookup(&n)
+                            .map(|local| self.push(ExprKind::Local(local), span))
+                    });
                     (arg, Some(n))
                 }
             };
             placeholders_out.push(Placeholder { arg, debug, name });
         }
         let mut args = positional;
-        args.extend(names.into_iter().map(|(_, id)| id));
+        args.extend(names.iter().map(|(_, id)| *id));
+        let mut in_args: foldhash::HashSet<ExprId> = args.iter().copied().collect();
         for p in &placeholders_out {
             if let Some(a) = p.arg
-                && !args.contains(&a)
+                && in_args.insert(a)
             {
                 args.push(a);
             }

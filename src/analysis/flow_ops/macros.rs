@@ -126,7 +126,9 @@ impl Flow<'_, '_> {
         if text::is_failure_text(&f.template) {
             out.push(self.origin(Fact::FailText, id));
         }
-        let lookup = |a: ExprId| vals.iter().find(|(e, _)| *e == a).map(|(_, v)| v);
+        // By id, not by search: a call may have tens of thousands of arguments.
+        let by_id: foldhash::HashMap<ExprId, &Val> = vals.iter().map(|(e, v)| (*e, v)).collect();
+        let lookup = |a: ExprId| by_id.get(&a).copied();
         for p in &f.placeholders {
             let Some(arg) = p.arg else { continue };
             let Some(v) = lookup(arg) else { continue };

@@ -157,6 +157,26 @@ fn eighty_thousand_named_format_arguments() {
 }
 
 #[test]
+fn a_struct_of_forty_thousand_fields_read_one_by_one() {
+    // Each field access searched the struct's fields: n² in the call resolution.
+    let n = 40_000;
+    let fields: String = (0..n).map(|i| format!("f{i}: u8, ")).collect();
+    let values: String = (0..n).map(|i| format!("f{i}: 0, ")).collect();
+    let reads: String = (0..n).map(|i| format!("let _ = s.f{i}; ")).collect();
+    let source = tool(&format!(
+        "        let s = Big {{ {values} }};\n        {reads}\n        None::<u8>.unwrap();"
+    )) + &format!("pub struct Big {{ {fields} }}\n");
+    let dir = scratch_crate("many_fields", &rmcp(), &[("src/lib.rs", &source)]);
+    let run = short("a struct of 40,000 fields", &dir);
+    assert_eq!(
+        count(&run.stdout, "panic_in_tool"),
+        1,
+        "{:.2000}",
+        run.stdout
+    );
+}
+
+#[test]
 fn ten_thousand_same_named_fns() {
     let fns: String = (0..10_000).map(|_| "fn f() { f(); }\n").collect();
     let source = tool("        f();") + &fns;

@@ -23,6 +23,9 @@ const EXTERNAL_ROOTS: &[&str] = &["std", "core", "alloc", "tokio", "serde_json",
 
 pub struct TypeTable<'a> {
     structs: HashMap<&'a str, Vec<&'a StructDef>>,
+    /// (struct name, field) → the field's type, from the first struct of that name that has
+    /// it: found in constant time however many fields a struct has.
+    fields: HashMap<(&'a str, &'a str), &'a Ty>,
     /// (type name, method) → fns, inherent and trait impls alike.
     methods: HashMap<(&'a str, &'a str), Vec<FnId>>,
     /// (trait name, method) → the trait's provided method.
@@ -53,6 +56,7 @@ impl<'a> TypeTable<'a> {
     pub fn new(program: &Program<'a>) -> Self {
         let mut t = TypeTable {
             structs: HashMap::new(),
+            fields: HashMap::new(),
             methods: HashMap::new(),
             defaults: HashMap::new(),
             implementors: HashMap::new(),
@@ -70,6 +74,9 @@ impl<'a> TypeTable<'a> {
         for file in &program.files {
             for s in &file.structs {
                 t.structs.entry(&s.name).or_default().push(s);
+                for (field, ty) in &s.fields {
+                    t.fields.entry((&s.name, field)).or_insert(ty);
+                }
             }
             for a in &file.aliases {
                 t.aliases.entry(&a.name).or_insert(a);
@@ -147,12 +154,8 @@ impl<'a> TypeTable<'a> {
         let mut ty = ty;
         // A few steps of auto-deref through the crate's own `Deref` impls.
         for _ in 0..4 {
-            let found = self.structs.get(ty).and_then(|defs| {
-                defs.iter()
-                    .find_map(|s| s.fields.iter().find(|(n, _)| n == field).map(|(_, t)| t))
-            });
-            if found.is_some() {
-                return found;
+            if let Some(&found) = self.fields.get(&(ty, field)) {
+                return Some(found);
             }
             ty = self.deref_target(ty)?;
         }

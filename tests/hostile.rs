@@ -119,21 +119,23 @@ fn ten_thousand_link_chains_are_linear() {
     chain_case("call_chain", ".f()", 10_000, 0);
 }
 
+/// A tool whose body is `body` and then an `unwrap`, with `items` after it: the one
+/// `panic_in_tool` says the run got past `body` within the bounds.
+fn linted_past(name: &str, label: &str, body: &str, items: &str) {
+    let source = tool(&format!("{body}\n        None::<u8>.unwrap();")) + items;
+    let dir = scratch_crate(name, &rmcp(), &[("src/lib.rs", &source)]);
+    let run = short(label, &dir);
+    let found = count(&run.stdout, "panic_in_tool");
+    assert_eq!(found, 1, "{:.2000}", run.stdout);
+}
+
 #[test]
 fn a_hundred_thousand_lets_in_one_fn() {
     // Each name is looked up among the bindings in scope: a linear search made this n².
     let lets: String = (0..100_000)
         .map(|i| format!("        let a{i} = b{i};\n"))
         .collect();
-    let source = tool(&format!("{lets}        None::<u8>.unwrap();"));
-    let dir = scratch_crate("many_lets", &rmcp(), &[("src/lib.rs", &source)]);
-    let run = short("100,000 lets in one fn", &dir);
-    assert_eq!(
-        count(&run.stdout, "panic_in_tool"),
-        1,
-        "{:.2000}",
-        run.stdout
-    );
+    linted_past("many_lets", "100,000 lets in one fn", &lets, "");
 }
 
 #[test]
@@ -143,16 +145,12 @@ fn eighty_thousand_named_format_arguments() {
     let n = 80_000;
     let template: String = (0..n).map(|i| format!("{{a{i}}}")).collect();
     let args: String = (0..n).map(|i| format!(", a{i} = {i}")).collect();
-    let source = tool(&format!(
-        "        let _ = format!(\"{template}\"{args});\n        None::<u8>.unwrap();"
-    ));
-    let dir = scratch_crate("named_format_args", &rmcp(), &[("src/lib.rs", &source)]);
-    let run = short("80,000 named format arguments", &dir);
-    assert_eq!(
-        count(&run.stdout, "panic_in_tool"),
-        1,
-        "{:.2000}",
-        run.stdout
+    let body = format!("        let _ = format!(\"{template}\"{args});");
+    linted_past(
+        "named_format_args",
+        "80,000 named format arguments",
+        &body,
+        "",
     );
 }
 
@@ -163,17 +161,9 @@ fn a_struct_of_forty_thousand_fields_read_one_by_one() {
     let fields: String = (0..n).map(|i| format!("f{i}: u8, ")).collect();
     let values: String = (0..n).map(|i| format!("f{i}: 0, ")).collect();
     let reads: String = (0..n).map(|i| format!("let _ = s.f{i}; ")).collect();
-    let source = tool(&format!(
-        "        let s = Big {{ {values} }};\n        {reads}\n        None::<u8>.unwrap();"
-    )) + &format!("pub struct Big {{ {fields} }}\n");
-    let dir = scratch_crate("many_fields", &rmcp(), &[("src/lib.rs", &source)]);
-    let run = short("a struct of 40,000 fields", &dir);
-    assert_eq!(
-        count(&run.stdout, "panic_in_tool"),
-        1,
-        "{:.2000}",
-        run.stdout
-    );
+    let body = format!("        let s = Big {{ {values} }};\n        {reads}");
+    let items = format!("pub struct Big {{ {fields} }}\n");
+    linted_past("many_fields", "a struct of 40,000 fields", &body, &items);
 }
 
 #[test]

@@ -86,44 +86,61 @@ fn locked_from_table(table: &toml::Table, locked: &mut BTreeMap<String, Vec<Vers
     }
 }
 
-/// Versions recorded in the nearest `Cargo.lock` at or above `dir`.
-pub fn read(dir: &Path) -> Result<BTreeMap<String, Vec<Version>>, String> {
-    let mut locked: BTreeMap<String, Vec<Version>> = BTreeMap::new();
+/// Versions recorded in the nearest `Cargo.lock` at or above `dir`, for the packages `wanted`
+/// names (a package's own dependencies): a lock file lists every crate of the build, and each
+/// package keeps only the few it asks about.
+pub fn read(
+    dir: &Path,
+    wanted: &dyn Fn(&str) -> bool,
+) -> Result<BTreeMap<String, Vec<Version>>, String> {
     let Some(lock) = dir
         .ancestors()
         .map(|d| d.join("Cargo.lock"))
         .find(|p| std::fs::symlink_metadata(p).is_ok())
     else {
-        return Ok(locked);
+        return Ok(BTreeMap::new());
     };
-    // Every member of a workspace shares the root's lock file: parse it once per version of
-    // the file (path, size and modification time), not once per member.
+    // Every member of a workspace shares the root's lock file, and members are loaded one
+    // after another: the last file parsed (by path, size and modification time) is kept, so
+    // it is parsed once per workspace while only one whole lock is ever held.
     let key = std::fs::symlink_metadata(&lock)
         .ok()
         .map(|m| (lock.clone(), m.len(), m.modified().ok()));
-    static PARSED: std::sync::Mutex<Vec<LockEntry>> = std::sync::Mutex::new(Vec::new());
-    if let Some(key) = &key
-        && let Ok(parsed) = PARSED.lock()
-        && let Some((_, found)) = parsed.iter().find(|(k, _)| k == key)
-    {
-        return Ok(found.clone());
+    let Some(key) = key else {
+        return Ok(only(&parse(&lock)?, wanted));
+    };
+    static LAST: std::sync::Mutex<Option<LockEntry>> = std::sync::Mutex::new(None);
+    let mut last = LAST
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !matches!(&*last, Some((k, _)) if *k == key) {
+        *last = Some((key, parse(&lock)?));
     }
-    let text = crate::read::regular_file(&lock).map_err(|e| format!("{}: {e}", lock.display()))?;
+    Ok(last
+        .as_ref()
+        .map(|(_, locked)| only(locked, wanted))
+        .unwrap_or_default())
+}
+
+fn only(
+    locked: &BTreeMap<String, Vec<Version>>,
+    wanted: &dyn Fn(&str) -> bool,
+) -> BTreeMap<String, Vec<Version>> {
+    locked
+        .iter()
+        .filter(|(name, _)| wanted(name))
+        .map(|(name, versions)| (name.clone(), versions.clone()))
+        .collect()
+}
+
+fn parse(lock: &Path) -> Result<BTreeMap<String, Vec<Version>>, String> {
+    let text = crate::read::regular_file(lock).map_err(|e| format!("{}: {e}", lock.display()))?;
     if let Some(scanned) = scan(&text) {
-        locked = scanned;
-    } else {
-        let table = crate::workspace::manifest::parse_toml(&lock, &text)?;
-        locked_from_table(&table, &mut locked);
+        return Ok(scanned);
     }
-    if let Some(key) = key
-        && let Ok(mut parsed) = PARSED.lock()
-    {
-        // A handful of lock files per run; the bound keeps a long-lived process small.
-        if parsed.len() >= 64 {
-            parsed.clear();
-        }
-        parsed.push((key, locked.clone()));
-    }
+    let table = crate::workspace::manifest::parse_toml(lock, &text)?;
+    let mut locked = BTreeMap::new();
+    locked_from_table(&table, &mut locked);
     Ok(locked)
 }
 
@@ -168,5 +185,23 @@ mod tests {
         let text = "[[package]]\nname = \"a\"\nversion = \"1.2.3\"\n\n[metadata]\n\"checksum a 1.2.3 (registry+https://x)\" = \"ff\"\n";
         let locked = scan(text).expect("a Cargo lock file");
         assert_eq!(locked.get("a"), Some(&vec![Version(1, 2, 3)]));
+    }
+
+    #[test]
+    fn a_package_keeps_the_versions_of_what_it_asks_about() {
+        let dir = std::env::temp_dir().join(format!("mcp-lint-lock-{}", std::process::id()));
+        let member = dir.join("member");
+        std::fs::create_dir_all(&member).expect("a scratch directory");
+        let lock = "version = 4\n\n[[package]]\nname = \"rmcp\"\nversion = \"0.8.1\"\n\n[[package]]\nname = \"serde\"\nversion = \"1.0.200\"\n";
+        std::fs::write(dir.join("Cargo.lock"), lock).expect("a lock file");
+        let sdk_only = read(&member, &|name| name == "rmcp").expect("a readable lock");
+        assert_eq!(sdk_only.len(), 1);
+        assert_eq!(sdk_only.get("rmcp"), Some(&vec![Version(0, 8, 1)]));
+        // The same lock file again, asked about other names: the kept parse answers them.
+        let both = read(&dir, &|name| name != "absent").expect("a readable lock");
+        assert_eq!(both.get("serde"), Some(&vec![Version(1, 0, 200)]));
+        assert_eq!(both.len(), 2);
+        assert!(read(&dir, &|_| false).expect("a readable lock").is_empty());
+        std::fs::remove_dir_all(&dir).expect("the scratch directory removed");
     }
 }

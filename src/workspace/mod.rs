@@ -202,7 +202,9 @@ pub fn from_cargo(selection: &Selection) -> Result<Workspace, WorkspaceError> {
             files: Vec::new(),
             profile_manifest: root.join("Cargo.toml"),
         };
-        package.locked = crate::lockfile::read(package.root()).map_err(WorkspaceError)?;
+        package.locked =
+            crate::lockfile::read(package.root(), &|name| package.dependency(name).is_some())
+                .map_err(WorkspaceError)?;
         let (files, links) = source_files_and_links(package.root());
         package.files = files;
         skipped.extend(links.into_iter().map(link_skipped));
@@ -421,12 +423,16 @@ fn package_from_manifest(
         None => "2015".to_string(),
     };
     let url = format!("path+file://{}", dir.display());
+    let dependencies = dependencies_of(&manifest, workspace_manifest.as_ref());
+    let locked =
+        crate::lockfile::read(&dir, &|name| dependencies.iter().any(|d| d.package == name))
+            .map_err(WorkspaceError)?;
     Ok(Package {
         id: format!("{url}#{name}@{version}"),
         edition,
         targets: targets_of(&manifest, &dir, &name),
-        dependencies: dependencies_of(&manifest, workspace_manifest.as_ref()),
-        locked: crate::lockfile::read(&dir).map_err(WorkspaceError)?,
+        dependencies,
+        locked,
         name,
         version,
         manifest_path,

@@ -17,9 +17,18 @@ const FAILURE_PREFIXES: &[&str] = &[
     "unable to ",
 ];
 
+/// Lower-case prefixes of an empty search's answer: "could not find any match" says what the
+/// search found (nothing), which is a result, while "could not find the file" is a failure.
+const EMPTY_RESULT_PREFIXES: &[&str] = &[
+    "could not find any ",
+    "couldn't find any ",
+    "unable to find any ",
+];
+
 pub fn is_failure_text(text: &str) -> bool {
     let t = text.trim_start().to_lowercase();
     FAILURE_PREFIXES.iter().any(|p| t.starts_with(p))
+        && !EMPTY_RESULT_PREFIXES.iter().any(|p| t.starts_with(p))
 }
 
 /// A message about the tool itself being unknown ("unknown tool", "tool not found", "failed

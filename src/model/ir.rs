@@ -29,6 +29,11 @@ impl Sp {
         }
     }
 
+    /// Whether `other` lies within this span.
+    pub fn contains(self, other: Sp) -> bool {
+        self.start <= other.start && other.end <= self.end
+    }
+
     pub fn span(self, file: FileId) -> crate::diagnostic::Span {
         crate::diagnostic::Span {
             file,

@@ -24,26 +24,43 @@ impl Flow<'_, '_> {
         helper: Option<FnId>,
     ) {
         self.sink_params(v, SINK_SUCCESS);
-        // The most telling reason: text built from a named error, then error values.
-        let Some(o) = v
+        // Each place that put a failure in: two branches that each answer with failure text
+        // are two sites to change. Most telling first (text built from a named error, then
+        // error values), one per place.
+        let mut failures: Vec<&Origin> = v
             .iter()
             .filter(|o| o.part != Part::Err && o.fact.is_failure())
-            .min_by_key(|o| failure_rank(o))
-        else {
-            return;
-        };
-        let at = match o.via {
-            Some(call) => call,
-            None if o.site.func == self.func => o.site,
-            None => self.site(id),
-        };
-        self.facts.success_failures.push(SuccessFailure {
-            owner: self.owner,
-            at,
-            ctor_name: ctor,
-            why: *o,
-            helper,
-        });
+            .collect();
+        failures.sort_by_key(|o| failure_rank(o));
+        let mut seen: Vec<(FnId, Sp)> = Vec::new();
+        let mut seen_errors: Vec<(FnId, LocalId)> = Vec::new();
+        for o in failures {
+            let at = match o.via {
+                Some(call) => call,
+                None if o.site.func == self.func => o.site,
+                None => self.site(id),
+            };
+            // Text inside a JSON error object, or text and object made from the same `Err(e)`,
+            // are one failure, not two.
+            let span = self.env.program.def(at.func).body.expr(at.expr).span;
+            let error = o.local.map(|l| (o.site.func, l));
+            if error.is_some_and(|e| seen_errors.contains(&e))
+                || seen
+                    .iter()
+                    .any(|&(f, s)| f == at.func && (s.contains(span) || span.contains(s)))
+            {
+                continue;
+            }
+            seen.push((at.func, span));
+            seen_errors.extend(error);
+            self.facts.success_failures.push(SuccessFailure {
+                owner: self.owner,
+                at,
+                ctor_name: ctor,
+                why: *o,
+                helper,
+            });
+        }
     }
 
     /// A tool result built in a catch-all arm of a `match` on a tool's name.

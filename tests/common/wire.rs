@@ -64,20 +64,43 @@ pub fn session(binary: &Path, cwd: &Path, calls: &[(&str, Value)], wait: Duratio
         );
     }
     let mut lines = Vec::new();
+    let mut closed = false;
     let deadline = Instant::now() + wait;
     while let Some(left) = deadline.checked_duration_since(Instant::now()) {
         match rx.recv_timeout(left) {
             Ok(line) => lines.push(line),
             Err(mpsc::RecvTimeoutError::Timeout) => break,
             // stdout closed: the server is gone.
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                closed = true;
+                break;
+            }
         }
     }
-    let exited = matches!(child.try_wait(), Ok(Some(_)));
+    let exited = if closed {
+        ends_within(&mut child, wait)
+    } else {
+        matches!(child.try_wait(), Ok(Some(_)))
+    };
     drop(stdin);
     let _ = child.kill();
     let _ = child.wait();
     Session { lines, exited }
+}
+
+/// Whether `child` ends within `wait`: a process closes its stdout a moment before the kernel
+/// reports it ended, and on a busy machine that moment is long enough to be seen.
+fn ends_within(child: &mut std::process::Child, wait: Duration) -> bool {
+    let deadline = Instant::now() + wait;
+    loop {
+        if matches!(child.try_wait(), Ok(Some(_))) {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 /// Whether the answer to the request (`None`: no answer) is what a contract path of this

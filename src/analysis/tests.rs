@@ -279,3 +279,33 @@ impl S {
         "a stored error became an exit:\n{b}"
     );
 }
+
+#[test]
+fn failure_text_put_into_a_map_stays_with_the_json_value_that_wraps_it() {
+    let src = r#"
+use serde_json::{json, Map, Value};
+fn report(failed: bool) -> String {
+    let mut out = Map::new();
+    if failed {
+        out.insert("error".to_string(), json!("Failed to export the model"));
+    }
+    Value::Object(out).to_string()
+}
+fn listed(failed: bool) -> String {
+    let mut out = Vec::new();
+    if failed {
+        out.push(json!("could not reach the renderer"));
+    }
+    Value::Array(out).to_string()
+}
+"#;
+    let (d, _) = dump(src, rmcp());
+    assert_has(
+        block(&d, "report"),
+        "summary ret={FailText @src/main.rs:6:41}",
+    );
+    assert_has(
+        block(&d, "listed"),
+        "summary ret={FailText @src/main.rs:13:18}",
+    );
+}

@@ -269,6 +269,8 @@ impl Flow<'_, '_> {
                 "String" | "Box" | "Arc" | "Rc" | "Cow" | "Value" | "Mutex" | "RwLock"
             )
             && matches!(last, "from" | "new" | "pin" | "String"))
+            // A JSON value wrapping a map or list built in a local holds what was put in it.
+            || (n >= 2 && r[n - 2] == "Value" && matches!(last, "Object" | "Array"))
             || (r.first() == Some(&"serde_json")
                 && matches!(
                     last,

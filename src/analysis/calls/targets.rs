@@ -1,0 +1,225 @@
+//! Calls as the walker meets them: a path call, a method call resolved by its receiver's
+//! type (or, when that is unknown, to every crate method of the name), and the calls inside
+//! macro arguments and `json!` values.
+
+use super::*;
+
+impl Walker<'_, '_> {
+    pub(super) fn call(&mut self, id: ExprId, func: ExprId, args: &[ExprId]) -> Option<Ty> {
+        let body = self.body;
+        let ExprKind::Path(path) = &body.expr(func).kind else {
+            // `(self.handler)(args)`, `f(x)` with `f` a local.
+            self.visit(func);
+            let idx = self.record(id, CallKind::Call, Vec::new(), false);
+            self.open.push(idx);
+            self.visit_all(args);
+            self.open.pop();
+            return None;
+        };
+        let imports = &self.program.file_ir(self.func).imports;
+        let resolved = imports.resolve_segments(path);
+        let mut targets = self.types.resolve_path(self.program, self.func, &resolved);
+        if targets.is_empty() && resolved != *path {
+            targets = self.types.resolve_path(self.program, self.func, path);
+        }
+        let guard = path.last().is_some_and(|n| self.is_guard_name(n));
+        let idx = self.record(id, CallKind::Call, targets.clone(), false);
+        self.open.push(idx);
+        if guard {
+            self.out.catches_panics |= path.last().is_some_and(|n| n == "catch_unwind");
+            self.guard += 1;
+        }
+        let arg_tys: Vec<Option<Ty>> = args.iter().map(|&a| self.visit(a)).collect();
+        if guard {
+            self.guard -= 1;
+        }
+        self.open.pop();
+        if let Some(&t) = targets.first() {
+            let owner = path
+                .len()
+                .checked_sub(2)
+                .map(|i| path[i].as_str())
+                .filter(|o| *o != "Self");
+            return Some(self.fn_ret(t, owner.or(self.def.owner.as_deref())));
+        }
+        constructed_type(path, &arg_tys, self.types, self.def.owner.as_deref())
+    }
+
+    pub(super) fn method_call(
+        &mut self,
+        id: ExprId,
+        receiver: ExprId,
+        method: &str,
+        args: &[ExprId],
+    ) -> Option<Ty> {
+        let body = self.body;
+        let catch = method == "catch_unwind";
+        if catch {
+            self.out.catches_panics = true;
+            self.guard += 1;
+        }
+        let recv_ty = self.visit(receiver);
+        if catch {
+            self.guard -= 1;
+        }
+        let is_self = matches!(body.expr(body.peel(receiver)).kind, ExprKind::SelfValue);
+        let (targets, may) = self.method_targets(is_self, recv_ty.as_ref(), method);
+        if let Some(t) = &recv_ty {
+            self.out.receiver_tys.insert(id, t.clone());
+        }
+        let idx = self.record(id, CallKind::Method, targets.clone(), may);
+        let guard = self.config_guards.iter().any(|g| g == method);
+        self.open.push(idx);
+        if guard {
+            self.guard += 1;
+        }
+        self.visit_all(args);
+        if guard {
+            self.guard -= 1;
+        }
+        self.open.pop();
+        if let Some(&t) = targets.first()
+            && !may
+        {
+            let owner = recv_ty.as_ref().and_then(type_name).map(str::to_string);
+            return Some(self.fn_ret(t, owner.as_deref()));
+        }
+        let recv_ty = recv_ty?;
+        std_method_type(&recv_ty, method)
+    }
+
+    pub(super) fn method_targets(
+        &self,
+        is_self: bool,
+        recv: Option<&Ty>,
+        method: &str,
+    ) -> (Vec<FnId>, bool) {
+        if self.budget.spent() {
+            return (Vec::new(), false);
+        }
+        if is_self {
+            if let FnKind::TraitDefault { .. } = self.def.kind
+                && let Some(tr) = &self.def.owner
+            {
+                return (self.types.trait_method(tr, method), false);
+            }
+            if let Some(owner) = &self.def.owner {
+                // `impl<T: Tool> Dyn for T { .. self.m() .. }`: the bound's implementations.
+                if let Some(g) = self.def.generics.iter().find(|g| g.name == *owner) {
+                    let found: Vec<FnId> = g
+                        .bounds
+                        .iter()
+                        .flat_map(|b| self.types.trait_method(b, method))
+                        .filter(|&t| t != self.func)
+                        .collect();
+                    return (found, false);
+                }
+                let found = self.types.method_of(owner, method);
+                if !found.is_empty() {
+                    return (found, false);
+                }
+            }
+        }
+        if let Some(ty) = recv {
+            match peel(ty) {
+                Ty::Traits(bounds) => {
+                    let found: Vec<FnId> = bounds
+                        .iter()
+                        .flat_map(|b| self.types.trait_method(b, method))
+                        .collect();
+                    return (found, false);
+                }
+                Ty::Path { path, .. } => {
+                    if let [name] = path.as_slice()
+                        && let Some(g) = self
+                            .def
+                            .generics
+                            .iter()
+                            .find(|g| &g.name == name || g.name == format!("impl {name}"))
+                    {
+                        let found = g
+                            .bounds
+                            .iter()
+                            .flat_map(|b| self.types.trait_method(b, method))
+                            .collect();
+                        return (found, false);
+                    }
+                    if let Some(name) = path.last() {
+                        if self.types.is_trait(name) {
+                            return (self.types.trait_method(name, method), false);
+                        }
+                        let found = self.types.method_of(name, method);
+                        if !found.is_empty() || self.types.is_crate_type(name) {
+                            return (found, false);
+                        }
+                        // A type from elsewhere: not a crate method.
+                        return (Vec::new(), false);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if STD_METHODS.contains(&method) {
+            return (Vec::new(), false);
+        }
+        (self.types.methods_named(method).to_vec(), true)
+    }
+
+    pub(super) fn macro_call(&mut self, id: ExprId, m: &MacroCall) {
+        let mut targets = Vec::new();
+        let mut may = false;
+        for def in self.types.macros_named(&m.name) {
+            for path in &def.calls {
+                targets.extend(self.types.resolve_path(self.program, self.func, path));
+            }
+            for method in &def.method_calls {
+                if !STD_METHODS.contains(&method.as_str()) {
+                    targets.extend(self.types.methods_named(method).iter().copied());
+                    may = true;
+                }
+            }
+        }
+        for name in &m.calls {
+            targets.extend(self.types.resolve_path(
+                self.program,
+                self.func,
+                std::slice::from_ref(name),
+            ));
+        }
+        targets.sort_unstable();
+        targets.dedup();
+        let idx = (!targets.is_empty()).then(|| self.record(id, CallKind::Macro, targets, may));
+        if let Some(i) = idx {
+            self.open.push(i);
+        }
+        self.visit_all(&m.args);
+        if let Some(f) = &m.format {
+            self.visit_all(&f.args);
+        }
+        if let Some(j) = &m.json {
+            self.json(j);
+        }
+        if idx.is_some() {
+            self.open.pop();
+        }
+    }
+
+    pub(super) fn json(&mut self, j: &Json) {
+        match j {
+            Json::Object(members) => {
+                for m in members {
+                    self.json(&m.value);
+                }
+            }
+            Json::Array(items) => {
+                for i in items {
+                    self.json(i);
+                }
+            }
+            Json::Expr(e) => {
+                self.visit(*e);
+            }
+            Json::Null | Json::Lit(..) => {}
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! Blocks, `let` and assignments in the flow walk: what a pattern binds from a value (the
+//! `Ok`/`Err` payloads of `match` and `if let` arms), and what an assignment adds to a local
+//! or a field.
+
+use super::*;
+
+impl Flow<'_, '_> {
+    pub(super) fn block(&mut self, stmts: &[Stmt], tail: Option<ExprId>) -> Val {
+        for stmt in stmts {
+            match stmt {
+                Stmt::Let { pat, init, els, .. } => {
+                    let v = match init {
+                        Some(i) => self.eval(*i),
+                        None => Val::default(),
+                    };
+                    if let Some(e) = els {
+                        let group = self.new_group();
+                        self.in_branch(group, true, Vec::new(), |f| {
+                            f.eval(*e);
+                        });
+                    }
+                    self.bind(*pat, &v, init.unwrap_or(0));
+                }
+                Stmt::Expr { expr, .. } => {
+                    self.eval(*expr);
+                }
+            }
+        }
+        match tail {
+            Some(t) => self.eval(t),
+            None => Val::default(),
+        }
+    }
+
+    /// Binds a pattern to a value: `Ok(x)`/`Some(x)` get the success payload, `Err(e)` the
+    /// error payload (and is an error value), anything else the whole value.
+    pub fn bind(&mut self, pat: PatId, v: &Val, at: ExprId) {
+        let body = self.body;
+        match &body.pat(pat).kind {
+            PatKind::Bind { local, sub } => {
+                if let Some(s) = sub {
+                    self.bind(*s, v, at);
+                }
+                self.add_to_local(*local, v);
+            }
+            PatKind::TupleStruct { path, elems } => {
+                let last = path.last().map(String::as_str).unwrap_or_default();
+                let inner = match last {
+                    "Ok" | "Some" => v.success(),
+                    "Err" => {
+                        let mut e = v.part(Part::Err);
+                        // The value bound is an error; where it was made is known when the
+                        // matched value carries its origin (a task's `Ok(Err(e))`).
+                        if !e.any(|o| matches!(o.fact, Fact::Protocol(_))) {
+                            e.push(self.err_marker(at, elems.first().copied()));
+                        }
+                        e
+                    }
+                    _ => v.clone(),
+                };
+                for &p in elems {
+                    self.bind(p, &inner, at);
+                }
+            }
+            PatKind::Struct { fields, .. } => {
+                for (_, p) in fields {
+                    self.bind(*p, v, at);
+                }
+            }
+            PatKind::Tuple(items) | PatKind::Slice(items) | PatKind::Or(items) => {
+                for &p in items {
+                    self.bind(p, v, at);
+                }
+            }
+            PatKind::Ref(p) | PatKind::Typed { pat: p, .. } => self.bind(*p, v, at),
+            _ => {}
+        }
+    }
+
+    /// An error value bound at `at` (the value being matched) to pattern `pat`.
+    pub fn err_marker(&self, at: ExprId, pat: Option<PatId>) -> Origin {
+        let local = pat.and_then(|p| match self.body.pat(p).kind {
+            PatKind::Bind { local, .. } => Some(local),
+            _ => None,
+        });
+        Origin {
+            fact: Fact::ErrValue,
+            part: Part::Plain,
+            site: self.site(at),
+            via: None,
+            wrap: None,
+            local,
+        }
+    }
+
+    pub(super) fn assign(&mut self, place: ExprId, value: ExprId) {
+        let body = self.body;
+        // `result.is_error = Some(true)`: the result is an error result now.
+        if let ExprKind::Field { base, member } = &body.expr(place).kind
+            && member == "is_error"
+            && let ExprKind::Local(l) = body.expr(body.peel(*base)).kind
+        {
+            let marks_error = is_true_literal(body, value);
+            self.eval(value);
+            if marks_error {
+                for o in &mut self.locals[l as usize].0 {
+                    if o.fact == Fact::Success {
+                        o.fact = Fact::ToolError;
+                    }
+                }
+            }
+            return;
+        }
+        let v = self.eval(value);
+        let mut target = place;
+        loop {
+            match &body.expr(target).kind {
+                ExprKind::Field { base, .. } | ExprKind::Index { base, .. } => target = *base,
+                ExprKind::Deref(e) => target = *e,
+                ExprKind::Local(l) => {
+                    self.add_to_local(*l, &v);
+                    return;
+                }
+                _ => {
+                    self.eval(place);
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn is_true_literal(body: &Body, e: ExprId) -> bool {
+    match &body.expr(e).kind {
+        ExprKind::Lit(Lit::Bool(true)) => true,
+        ExprKind::Call { func, args } => {
+            matches!(&body.expr(*func).kind, ExprKind::Path(p) if p.last().is_some_and(|s| s == "Some"))
+                && args.first().is_some_and(|&a| is_true_literal(body, a))
+        }
+        _ => false,
+    }
+}

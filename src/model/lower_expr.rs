@@ -207,10 +207,12 @@ impl<'i, 's> BodyCx<'i, 's> {
         id
     }
 
-    /// Lowers an expression parsed out of macro tokens: its items are not collected.
-    pub fn foreign_expr(&mut self, e: &syn::Expr) -> ExprId {
-        // SAFETY-free trick avoided: macro-parsed syntax lives shorter than `'s`, so it is
-        // lowered by a short-lived context sharing this body.
+    /// Runs `lower` on a short-lived context that shares this body, scope and incomplete
+    /// parts: syntax parsed out of macro tokens lives shorter than `'s`.
+    pub(super) fn with_foreign<'x, R>(
+        &mut self,
+        lower: impl FnOnce(&mut BodyCx<'i, 'x>) -> R,
+    ) -> R {
         let mut sub = BodyCx {
             file: self.file,
             imports: self.imports,
@@ -224,11 +226,16 @@ impl<'i, 's> BodyCx<'i, 's> {
             macros: self.macros.clone(),
             expanding: self.expanding,
         };
-        let id = sub.expr(e);
+        let out = lower(&mut sub);
         self.body = sub.body;
         self.scope = sub.scope;
         self.incomplete = sub.incomplete;
-        id
+        out
+    }
+
+    /// Lowers an expression parsed out of macro tokens: its items are not collected.
+    pub fn foreign_expr(&mut self, e: &syn::Expr) -> ExprId {
+        self.with_foreign(|sub| sub.expr(e))
     }
 
     /// Lowers a block parsed out of macro tokens (`tokio::select!` arm bodies).
@@ -237,24 +244,7 @@ impl<'i, 's> BodyCx<'i, 's> {
             brace_token: Default::default(),
             stmts: stmts.to_vec(),
         };
-        let mut sub = BodyCx {
-            file: self.file,
-            imports: self.imports,
-            body: std::mem::take(&mut self.body),
-            scope: std::mem::take(&mut self.scope),
-            closure: self.closure,
-            depth: self.depth,
-            incomplete: std::mem::take(&mut self.incomplete),
-            nested: Vec::new(),
-            or_bindings: None,
-            macros: self.macros.clone(),
-            expanding: self.expanding,
-        };
-        let id = sub.block_expr(&block, BlockKind::Plain, Some(span));
-        self.body = sub.body;
-        self.scope = sub.scope;
-        self.incomplete = sub.incomplete;
-        id
+        self.with_foreign(|sub| sub.block_expr(&block, BlockKind::Plain, Some(span)))
     }
 
     fn exprs(&mut self, es: impl IntoIterator<Item = &'s syn::Expr>) -> Vec<ExprId> {

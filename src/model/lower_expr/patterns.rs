@@ -5,26 +5,12 @@ use super::*;
 impl<'s> BodyCx<'_, 's> {
     /// Lowers a pattern parsed out of macro tokens (`matches!(x, P)`).
     pub fn foreign_pat(&mut self, p: &syn::Pat) -> PatId {
-        let mut sub = BodyCx {
-            file: self.file,
-            imports: self.imports,
-            body: std::mem::take(&mut self.body),
-            scope: std::mem::take(&mut self.scope),
-            closure: self.closure,
-            depth: self.depth,
-            incomplete: std::mem::take(&mut self.incomplete),
-            nested: Vec::new(),
-            or_bindings: None,
-            macros: self.macros.clone(),
-            expanding: self.expanding,
-        };
-        sub.open();
-        let id = sub.pat(p);
-        sub.close();
-        self.body = sub.body;
-        self.scope = sub.scope;
-        self.incomplete = sub.incomplete;
-        id
+        self.with_foreign(|sub| {
+            sub.open();
+            let id = sub.pat(p);
+            sub.close();
+            id
+        })
     }
 
     pub fn pat(&mut self, p: &syn::Pat) -> PatId {

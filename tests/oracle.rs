@@ -35,16 +35,29 @@ fn project(name: &str, manifest_deps: &str, main: &str) -> PathBuf {
 }
 
 fn build(dir: &Path, name: &str) -> PathBuf {
-    let target = common::repo().join("target/oracle/target");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let out = Command::new(cargo)
-        .args(["build", "--quiet"])
-        .current_dir(dir)
-        .env("CARGO_TARGET_DIR", &target)
-        .output()
-        .expect("cargo runs");
+    let out = oracle_cargo(dir, &["build", "--quiet"]);
     assert!(out.status.success(), "{}", common::text(&out.stderr));
-    target.join("debug").join(name)
+    oracle_target().join("debug").join(name)
+}
+
+/// The one target directory every scratch server builds in, so each SDK version and its
+/// dependencies compile once.
+fn oracle_target() -> PathBuf {
+    common::repo().join("target/oracle/target")
+}
+
+/// `cargo <args>` in the scratch crate `dir`. Without debug info: the servers are only run,
+/// never debugged, and their dependency tree (tokio, serde, the SDK) then compiles and links
+/// markedly faster.
+fn oracle_cargo(dir: &Path, args: &[&str]) -> std::process::Output {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    Command::new(cargo)
+        .args(args)
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", oracle_target())
+        .env("CARGO_PROFILE_DEV_DEBUG", "0")
+        .output()
+        .expect("cargo runs")
 }
 
 /// Sends `initialize`, `notifications/initialized` and `calls` (as `tools/call` with ids
@@ -416,16 +429,7 @@ fn buildable_case(case: &Path) -> Option<PathBuf> {
 /// `cargo check`'s errors in the crate itself (message texts), or `Err` when cargo failed
 /// before compiling it (a dependency that does not resolve, say).
 fn compile_errors(dir: &Path) -> Result<Vec<String>, String> {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let out = Command::new(cargo)
-        .args(["check", "--quiet", "--message-format", "json"])
-        .current_dir(dir)
-        .env(
-            "CARGO_TARGET_DIR",
-            common::repo().join("target/oracle/target"),
-        )
-        .output()
-        .expect("cargo runs");
+    let out = oracle_cargo(dir, &["check", "--quiet", "--message-format", "json"]);
     let mut errors = Vec::new();
     for message in cargo_metadata::Message::parse_stream(out.stdout.as_slice()) {
         if let Ok(cargo_metadata::Message::CompilerMessage(m)) = message

@@ -175,12 +175,14 @@ pub struct Leak {
     pub local: Option<crate::model::ir::LocalId>,
 }
 
-/// A tool result built in a catch-all arm of a `match` on a tool's name.
+/// A tool result that answers a name no tool has: built in a catch-all arm of a `match` on
+/// the tool's name, or (`from_error`) from the text of an error that says so.
 #[derive(Clone, Debug)]
 pub struct FallbackResult {
     pub owner: Option<ClosureId>,
     pub at: ExprId,
     pub success: bool,
+    pub from_error: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

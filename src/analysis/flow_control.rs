@@ -100,6 +100,7 @@ impl Flow<'_, '_> {
                 owner: self.owner,
                 at,
                 success,
+                from_error: false,
             });
         }
     }

@@ -194,7 +194,7 @@ fn tool() -> Result<CallToolResult, ErrorData> {
     let (d, _) = dump(src, rmcp());
     let b = block(&d, "tool");
     assert_has(b, "return ");
-    assert_has(b, "ErrText @src/main.rs:7:");
+    assert_has(b, "ErrText { unknown_tool: false } @src/main.rs:7:");
 }
 
 #[test]
@@ -307,5 +307,29 @@ fn listed(failed: bool) -> String {
     assert_has(
         block(&d, "listed"),
         "summary ret={FailText @src/main.rs:13:18}",
+    );
+}
+
+#[test]
+fn a_context_message_says_whether_the_tool_is_unknown() {
+    let src = r#"
+use anyhow::Context;
+fn lookup(tools: &std::collections::HashMap<String, u8>, name: &str) -> anyhow::Result<u8> {
+    let tool = tools.get(name).with_context(|| format!("no such tool: {name}"))?;
+    Ok(*tool)
+}
+fn open(path: &str) -> anyhow::Result<String> {
+    let text = std::fs::read_to_string(path).ok().context("the file is not readable")?;
+    Ok(text)
+}
+"#;
+    let (d, _) = dump(src, rmcp());
+    assert_has(
+        block(&d, "lookup"),
+        "Foreign { about_args: false, unknown_tool: true } @src/main.rs:4:",
+    );
+    assert_has(
+        block(&d, "open"),
+        "Foreign { about_args: false, unknown_tool: false } @src/main.rs:8:",
     );
 }

@@ -45,8 +45,12 @@ pub enum Fact {
     ErrValue,
     /// Text that announces a failure ("Error: ..", "Failed to ..").
     FailText,
-    /// Text built from an error value (`format!("{e}")`, `e.to_string()`).
-    ErrText,
+    /// Text built from an error value (`format!("{e}")`, `e.to_string()`), with whether that
+    /// error says the tool does not exist or the request itself is malformed (an answer
+    /// that belongs on the protocol channel).
+    ErrText {
+        unknown_tool: bool,
+    },
     /// A JSON object (or struct) that reports a failure: an `"error"` member, `"success":
     /// false`.
     ErrJson,
@@ -98,7 +102,7 @@ impl Fact {
     pub fn is_failure(self) -> bool {
         matches!(
             self,
-            Fact::ErrValue | Fact::FailText | Fact::ErrText | Fact::ErrJson
+            Fact::ErrValue | Fact::FailText | Fact::ErrText { .. } | Fact::ErrJson
         )
     }
 }

@@ -50,7 +50,7 @@ pub(super) fn unknown_tool_results(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<
 fn text_kind(text: &Val, written: bool) -> &'static str {
     if text.any(|o| matches!(o.fact, Fact::Internals(_))) {
         "internals"
-    } else if text.any(|o| matches!(o.fact, Fact::ErrValue | Fact::ErrText)) {
+    } else if text.any(|o| matches!(o.fact, Fact::ErrValue | Fact::ErrText { .. })) {
         "from_error"
     } else if written || text.any(|o| matches!(o.fact, Fact::FailText | Fact::Param(_))) {
         "written"

@@ -42,16 +42,23 @@ impl Lint for UnknownToolAsResult {
                 } else {
                     "an `isError` tool result"
                 };
+                let mut finding = Finding::new(
+                    Self::NAME,
+                    cx.span(f, body.expr(r.at).span),
+                    format!(
+                        "{} answers an unknown tool name with {kind}",
+                        cx.handler_phrase(node)
+                    ),
+                )
+                .label("the client is told a tool ran, though no such tool exists");
+                if r.from_error {
+                    finding = finding.note(
+                        "this result carries the text of an error that says the tool does not \
+                         exist (a lookup by name failed): names no tool has end up here",
+                    );
+                }
                 out.push(
-                    Finding::new(
-                        Self::NAME,
-                        cx.span(f, body.expr(r.at).span),
-                        format!(
-                            "{} answers an unknown tool name with {kind}",
-                            cx.handler_phrase(node)
-                        ),
-                    )
-                    .label("the client is told a tool ran, though no such tool exists")
+                    finding
                     .note("the MCP spec answers an unknown tool with a JSON-RPC error, -32602 (invalid params)")
                     .help(format!(
                         "answer with a protocol error:\n    {}",

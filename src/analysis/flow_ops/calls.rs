@@ -111,7 +111,7 @@ impl Flow<'_, '_> {
             for v in vals {
                 self.success_with(v, id, ctor, None);
             }
-            self.fallback_result(id, true);
+            self.fallback_result(id, true, vals);
             return Some(Val::one(Fact::Success, self.site(id)));
         }
         if sdk.is_error_result_ctor(imports, path) {
@@ -119,7 +119,7 @@ impl Flow<'_, '_> {
                 self.leaks_in(v);
             }
             self.error_text(id, vals);
-            self.fallback_result(id, false);
+            self.fallback_result(id, false, vals);
             return Some(Val::one(Fact::ToolError, self.site(id)));
         }
         if sdk.is_text_content_ctor(imports, path) {

@@ -25,9 +25,9 @@ impl Flow<'_, '_> {
             let is_error = fields
                 .iter()
                 .any(|(n, e)| n == "is_error" && is_true_literal_expr(body, *e));
-            self.fallback_result(id, !is_error);
+            let content: Vec<Val> = field("content").cloned().into_iter().collect();
+            self.fallback_result(id, !is_error, &content);
             if is_error {
-                let content: Vec<Val> = field("content").cloned().into_iter().collect();
                 self.error_text(id, &content);
                 return Val::one(Fact::ToolError, self.site(id));
             }
@@ -173,7 +173,7 @@ impl Flow<'_, '_> {
             }
             if !matches!(members[e].value, Json::Null) {
                 let local = v.iter().find_map(|o| match o.fact {
-                    Fact::ErrValue | Fact::ErrText => o.local,
+                    Fact::ErrValue | Fact::ErrText { .. } => o.local,
                     _ => None,
                 });
                 out.push(Origin {
@@ -196,12 +196,12 @@ impl Flow<'_, '_> {
             });
             // `"isError": is_error`: a helper whose caller picks; not judged as a success.
             if flag == Some(None) {
-                self.fallback_result(at, false);
+                self.fallback_result(at, false, &vals[c..=c]);
                 out.push(self.origin(Fact::ToolError, at));
                 return out;
             }
             let is_error = flag == Some(Some(true));
-            self.fallback_result(at, !is_error);
+            self.fallback_result(at, !is_error, &vals[c..=c]);
             if is_error {
                 self.error_text(at, &vals[c..=c]);
                 out.push(self.origin(Fact::ToolError, at));

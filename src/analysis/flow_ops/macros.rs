@@ -138,10 +138,12 @@ impl Flow<'_, '_> {
                     Fact::ErrValue | Fact::Foreign { .. } | Fact::Protocol(_)
                 ) && o.part == Part::Plain
                 {
+                    let fact = Fact::ErrText {
+                        unknown_tool: super::methods::says_unknown_tool(o.fact),
+                    };
                     out.push(Origin {
-                        fact: Fact::ErrText,
                         local: o.local,
-                        ..self.origin(Fact::ErrText, id)
+                        ..self.origin(fact, id)
                     });
                     if p.debug {
                         out.push(Origin {

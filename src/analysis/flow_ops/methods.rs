@@ -1,5 +1,5 @@
-//! Method calls: closures run by combinators, `Result`/`Option` adapters, unwraps and the
-//! checks before them, child processes and stdout handles.
+//! Method calls: closures run by combinators, `Result`/`Option` adapters, child processes
+//! and stdout handles (unwraps: `unwraps.rs`).
 
 use super::*;
 
@@ -54,7 +54,9 @@ impl Flow<'_, '_> {
         for o in v.iter() {
             match o.fact {
                 Fact::ErrValue | Fact::Foreign { .. } | Fact::Protocol(_) => out.push(Origin {
-                    fact: Fact::ErrText,
+                    fact: Fact::ErrText {
+                        unknown_tool: says_unknown_tool(o.fact),
+                    },
                     part: o.part,
                     site: self.site(at),
                     via: None,
@@ -152,13 +154,7 @@ impl Flow<'_, '_> {
                     None => Val::default(),
                 };
                 if !e.any(|o| is_error_fact(o.fact)) {
-                    let msg = arg0.and_then(|a| {
-                        let a = match &body.expr(a).kind {
-                            ExprKind::Closure(c) => body.value_of(body.closure(*c).body),
-                            _ => a,
-                        };
-                        text::message_text(body, a)
-                    });
+                    let msg = arg0.and_then(|a| text::message_text(body, closure_value(body, a)));
                     e.push(self.foreign(arg0.unwrap_or(id), msg.as_deref()));
                 }
                 rv.success()
@@ -220,9 +216,12 @@ impl Flow<'_, '_> {
                 }
                 let mut out = rv.clone();
                 if !out.any(|o| o.part == Part::Err) {
+                    // `.context("tool not found")` on an `Option`: the message is the error's.
+                    let message =
+                        arg0.and_then(|a| text::message_text(body, closure_value(body, a)));
                     out.push(Origin {
                         part: Part::Err,
-                        ..self.foreign(id, None)
+                        ..self.foreign(id, message.as_deref())
                     });
                 }
                 out
@@ -332,128 +331,6 @@ impl Flow<'_, '_> {
         }
     }
 
-    /// `x.unwrap()` / `x.expect(..)`: a panic site unless the fn made it safe or it cannot
-    /// fail on caller data.
-    pub(super) fn unwrap_site(
-        &mut self,
-        id: ExprId,
-        receiver: ExprId,
-        method: &str,
-        arg0: Option<ExprId>,
-    ) {
-        let body = self.body;
-        let inner = body.peel(receiver);
-        let lock = matches!(&body.expr(inner).kind, ExprKind::MethodCall { method: m, args, .. }
-            if args.is_empty() && matches!(m.as_str(), "lock" | "read" | "write"));
-        let serialization = match &body.expr(inner).kind {
-            ExprKind::Call { func, .. } => match &body.expr(*func).kind {
-                ExprKind::Path(p) => {
-                    let r = self.imports.resolve_segments(p);
-                    r.first().is_some_and(|f| f == "serde_json")
-                        && r.last().is_some_and(|l| {
-                            matches!(
-                                l.as_str(),
-                                "to_value"
-                                    | "to_string"
-                                    | "to_string_pretty"
-                                    | "to_vec"
-                                    | "to_vec_pretty"
-                            )
-                        })
-                }
-                _ => false,
-            },
-            _ => false,
-        };
-        // `writeln!(string, ..)` into memory cannot fail; into a file or a socket it can. A
-        // destination of unknown type is taken for memory.
-        let write_to_memory = matches!(&body.expr(inner).kind, ExprKind::Macro(m)
-        if matches!(m.name.as_str(), "write" | "writeln")
-            && m.args.first().is_some_and(|&d| {
-                !self.is_stdout_expr(d)
-                    && self
-                        .base_ty(d, 0)
-                        .and_then(|t| crate::analysis::types::type_name(t))
-                        .is_none_or(|n| matches!(n, "String" | "str" | "Vec" | "Formatter"))
-            }));
-        let message = arg0.and_then(|a| body.str_lit(a)).unwrap_or_default();
-        if serialization
-            || write_to_memory
-            || text::is_constant(body, inner)
-            || self.checked_before(inner)
-        {
-            return;
-        }
-        // Asserted, not caller data: a lock poisoned only by another panic, an `expect` whose
-        // message or preceding code establishes what it expects.
-        let invariant = if lock {
-            Some(Invariant::Lock)
-        } else if method == "expect" && text::states_invariant(message) {
-            Some(Invariant::Stated)
-        } else if method == "expect" && self.invariant_established(inner) {
-            Some(Invariant::Piped)
-        } else {
-            None
-        };
-        let span = match &body.expr(id).kind {
-            ExprKind::MethodCall { method_span, .. } => Sp {
-                start: method_span.start,
-                end: body.expr(id).span.end,
-            },
-            _ => body.expr(id).span,
-        };
-        let kind = if method == "expect" {
-            PanicKind::Expect
-        } else {
-            PanicKind::Unwrap
-        };
-        self.panic_site(span, format!("`.{method}()`"), kind, invariant);
-    }
-
-    /// `child.stdout.take().expect(..)` after `.stdout(Stdio::piped())`: the handle is there.
-    pub(super) fn invariant_established(&self, receiver: ExprId) -> bool {
-        let (_, first) = text::chain_root(self.body, receiver);
-        matches!(first.as_deref(), Some("take"))
-            && matches!(&self.body.expr(text::chain_start(self.body, receiver)).kind,
-                ExprKind::Field { member, .. } if matches!(member.as_str(), "stdout" | "stdin" | "stderr"))
-    }
-
-    /// An `unwrap` the same fn has made safe: `x.is_some() && x.unwrap()`, `if v.len() == 1 {
-    /// v.into_iter().next().unwrap() }`, `if s.starts_with(p) { s.strip_prefix(p).unwrap() }`.
-    pub(super) fn checked_before(&self, receiver: ExprId) -> bool {
-        let (root, first) = text::chain_root(self.body, receiver);
-        let Some(root) = root else { return false };
-        let c = &self.checks;
-        match first.as_deref() {
-            None => c.variant.contains(&root),
-            Some("strip_prefix" | "strip_suffix") => c.affix.contains(&root),
-            Some("next") if c.variant.contains(&root) => true,
-            Some(
-                "iter" | "into_iter" | "chars" | "first" | "last" | "next" | "pop" | "keys"
-                | "values",
-            ) => c.length.contains(&root),
-            _ => false,
-        }
-    }
-
-    pub(super) fn note_method_checks(&mut self, receiver: ExprId, method: &str) {
-        let Some(place) = text::place_key(self.body, receiver) else {
-            return;
-        };
-        match method {
-            "is_empty" => {
-                self.checks.length.insert(place);
-            }
-            "is_some" | "is_none" | "is_ok" | "is_err" | "peek" => {
-                self.checks.variant.insert(place);
-            }
-            "starts_with" | "ends_with" => {
-                self.checks.affix.insert(place);
-            }
-            _ => {}
-        }
-    }
-
     /// `Command::new(..)...status()` / `.spawn()` without `.stdout(..)`: the child inherits
     /// stdout.
     pub(super) fn child_process(&mut self, id: ExprId, receiver: ExprId, method: &str) {
@@ -521,5 +398,27 @@ impl Flow<'_, '_> {
             }
             _ => false,
         }
+    }
+}
+
+/// An error whose message says the tool does not exist or the request is malformed.
+pub(super) fn says_unknown_tool(fact: Fact) -> bool {
+    matches!(
+        fact,
+        Fact::Foreign {
+            unknown_tool: true,
+            ..
+        } | Fact::Protocol(Protocol {
+            unknown_tool: true,
+            ..
+        })
+    )
+}
+
+/// What a closure argument evaluates to (`|| format!(..)`), or the argument itself.
+fn closure_value(body: &Body, arg: ExprId) -> ExprId {
+    match &body.expr(arg).kind {
+        ExprKind::Closure(c) => body.value_of(body.closure(*c).body),
+        _ => arg,
     }
 }

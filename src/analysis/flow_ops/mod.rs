@@ -8,6 +8,7 @@ mod literals;
 mod macros;
 mod methods;
 mod sites;
+mod unwraps;
 
 use super::calls::CallKind;
 use super::facts::*;
@@ -95,9 +96,9 @@ impl Flow<'_, '_> {
 /// How telling a failure origin is for a message (lower is better).
 pub fn failure_rank(o: &Origin) -> u8 {
     match (o.fact, o.local.is_some()) {
-        (Fact::ErrText | Fact::ErrJson, true) => 0,
+        (Fact::ErrText { .. } | Fact::ErrJson, true) => 0,
         (Fact::ErrValue, true) => 1,
-        (Fact::ErrText, false) => 2,
+        (Fact::ErrText { .. }, false) => 2,
         (Fact::ErrJson, false) => 3,
         (Fact::FailText, _) => 4,
         _ => 5,

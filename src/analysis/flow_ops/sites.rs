@@ -63,13 +63,20 @@ impl Flow<'_, '_> {
         }
     }
 
-    /// A tool result built in a catch-all arm of a `match` on a tool's name.
-    pub(super) fn fallback_result(&mut self, at: ExprId, success: bool) {
-        if self.name_fallback > 0 {
+    /// A tool result built in a catch-all arm of a `match` on a tool's name, or from the text
+    /// of an error that says the tool does not exist (a callee's lookup by name failed).
+    pub(super) fn fallback_result(&mut self, at: ExprId, success: bool, vals: &[Val]) {
+        let unknown = || {
+            vals.iter()
+                .any(|v| v.any(|o| matches!(o.fact, Fact::ErrText { unknown_tool: true })))
+        };
+        let fallback = self.name_fallback > 0;
+        if fallback || unknown() {
             self.facts.fallback_results.push(FallbackResult {
                 owner: self.owner,
                 at,
                 success,
+                from_error: !fallback,
             });
         }
     }

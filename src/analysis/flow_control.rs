@@ -190,7 +190,9 @@ impl Flow<'_, '_> {
             });
             // The callee's errors are content now: neither they nor the call are forwarded.
             err.retain(|o| {
-                o.fact != Fact::Returned && (o.via.is_none() || matches!(o.fact, Fact::Protocol(_)))
+                o.fact != Fact::Returned
+                    && (o.via.is_none()
+                        || matches!(o.fact, Fact::Protocol(_) | Fact::RpcErrorObject { .. }))
             });
             if err.is_empty() {
                 err.push(Origin {

@@ -111,7 +111,14 @@ fn finding(cx: &Cx<'_>, site: &ProtocolSite) -> Option<Finding> {
 /// `McpError::internal_error(..)`: the constructor's path as written.
 pub(crate) fn ctor_text(cx: &Cx<'_>, site: &ProtocolSite) -> String {
     let text = cx.snippet(site.span);
-    match text.find('(') {
+    let paren = text.find('(');
+    // A struct literal (`ToolError { code: -32602, message: format!(..) }`): its name.
+    if let Some(b) = text.find('{')
+        && paren.is_none_or(|p| b < p)
+    {
+        return format!("{} {{ .. }}", text[..b].trim());
+    }
+    match paren {
         Some(i) => format!("{}(..)", text[..i].trim()),
         None => text.to_string(),
     }

@@ -315,6 +315,14 @@ impl Flow<'_, '_> {
                 .ret
                 .iter()
                 .any(|o| o.part != Part::Err && o.fact.is_failure());
+            // A mapper that picks among several errors by its input (`match err { .. }`) makes
+            // the choice of an invalid-arguments error itself: that one stays where it is made.
+            let chooses = summary
+                .ret
+                .iter()
+                .filter(|o| o.part != Part::Err && is_made_error(o.fact))
+                .count()
+                > 1;
             for o in summary.ret.iter() {
                 match o.fact {
                     Fact::Param(k) => {
@@ -340,13 +348,18 @@ impl Flow<'_, '_> {
                     }
                     // An error value a helper returns as its value (`fn internal(e) ->
                     // ErrorData`) is made where the caller puts it into an `Err`: here.
-                    fact if o.part != Part::Err && is_made_error(fact) => out.push(Origin {
-                        site: self.site(id),
-                        via: None,
-                        wrap: None,
-                        local: None,
-                        ..*o
-                    }),
+                    fact if o.part != Part::Err
+                        && is_made_error(fact)
+                        && !(chooses && is_invalid_params(fact)) =>
+                    {
+                        out.push(Origin {
+                            site: self.site(id),
+                            via: None,
+                            wrap: None,
+                            local: None,
+                            ..*o
+                        })
+                    }
                     _ => out.push(Origin {
                         via: o.via.or(Some(self.site(id))),
                         wrap: None,

@@ -113,6 +113,15 @@ fn is_made_error(f: Fact) -> bool {
     )
 }
 
+/// An error that rejects the arguments: -32602 / `invalid_params`.
+fn is_invalid_params(f: Fact) -> bool {
+    match f {
+        Fact::Protocol(p) => p.ctor == ErrorCtor::InvalidParams || p.code == Some(-32602),
+        Fact::RpcErrorObject { code, request } => code == Some(-32602) && !request,
+        _ => false,
+    }
+}
+
 fn is_error_fact(f: Fact) -> bool {
     matches!(
         f,

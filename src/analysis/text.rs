@@ -55,6 +55,16 @@ pub fn mentions_unknown_tool(text: &str) -> bool {
 /// server asked for (a protocol error by the spec).
 pub fn mentions_request(text: &str) -> bool {
     let t = text.to_lowercase();
+    names_the_request(text)
+        || t.contains("'name'")
+        || (t.contains("params") && !t.contains("argument"))
+}
+
+/// A message that can only be about the `tools/call` request: `tools/call`, the tool name,
+/// a multi-round-trip request's `requestState`/`inputResponses`. Inside a tool's own code
+/// (`'name'` is then one of its arguments) only these count.
+pub fn names_the_request(text: &str) -> bool {
+    let t = text.to_lowercase();
     let compact: String = t
         .chars()
         .filter(|c| !matches!(c, ' ' | '_' | '-'))
@@ -63,8 +73,6 @@ pub fn mentions_request(text: &str) -> bool {
         || compact.contains("inputresponse")
         || t.contains("tools/call")
         || t.contains("tool name")
-        || t.contains("'name'")
-        || (t.contains("params") && !t.contains("argument"))
 }
 
 /// A message about the arguments ("missing argument", "`path` is required", "invalid ..").

@@ -59,12 +59,24 @@ impl Flow<'_, '_> {
     }
 
     /// A non-protocol error made here, with what its message says.
+    /// Whether an error's message says the tool is unknown or the request is malformed. In
+    /// an arm of a match on the tool's name the code is the tool's: a `'name'` or `params` it
+    /// mentions is one of its arguments.
+    pub(super) fn about_request(&self, message: &str) -> bool {
+        text::mentions_unknown_tool(message)
+            || if self.tool_arm > 0 {
+                text::names_the_request(message)
+            } else {
+                text::mentions_request(message)
+            }
+    }
+
     pub(super) fn foreign(&self, at: ExprId, message: Option<&str>) -> Origin {
         let m = message.unwrap_or("");
         self.origin(
             Fact::Foreign {
                 about_args: text::mentions_arguments(m),
-                unknown_tool: text::mentions_unknown_tool(m) || text::mentions_request(m),
+                unknown_tool: self.about_request(m),
             },
             at,
         )

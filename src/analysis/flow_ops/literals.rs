@@ -58,8 +58,7 @@ impl Flow<'_, '_> {
             let fact = if sdk.is_some_and(|s| s.writes_own_responses()) {
                 let all: Vec<Val> = vals.iter().map(|(_, v)| v.clone()).collect();
                 self.rpc_error_from(&all);
-                let request =
-                    text::mentions_unknown_tool(&message) || text::mentions_request(&message);
+                let request = self.about_request(&message);
                 Fact::RpcErrorObject { code, request }
             } else {
                 Fact::Protocol(Protocol {
@@ -158,7 +157,7 @@ impl Flow<'_, '_> {
                 Some(Json::Expr(e)) => text::message_text(self.body, *e).unwrap_or_default(),
                 _ => String::new(),
             };
-            let request = text::mentions_unknown_tool(&message) || text::mentions_request(&message);
+            let request = self.about_request(&message);
             out.push(self.origin(Fact::RpcErrorObject { code, request }, at));
             return out;
         }

@@ -13,6 +13,9 @@ use crate::diagnostic::{Edit, Span};
 use crate::model::ir::{ExprId, ExprKind};
 use crate::sdk::{Channel, ErrorCtor, Role};
 
+mod own_errors;
+pub use own_errors::{own_error_finding, own_error_sites};
+
 /// Where a protocol error is made, as a lint reports it.
 pub struct ProtocolSite {
     /// The tool handler whose failure it is.
@@ -457,90 +460,4 @@ pub fn result_edit(cx: &Cx<'_>, site: &ProtocolSite, error_result: &str) -> Opti
             replacement: error_result.to_string(),
         })
     }
-}
-
-/// A JSON-RPC error object a hand-rolled dispatcher answers a tool's failure with.
-pub struct OwnErrorSite {
-    pub handler: NodeId,
-    pub span: Span,
-    /// About the tool's arguments rather than its execution.
-    pub validation: bool,
-}
-
-/// The JSON-RPC error objects (`json!({"error": {"code", "message"}})`, a helper building
-/// one) a hand-rolled dispatcher returns for a tool's failure. Answers to a malformed
-/// request (`params` that fail the schema) or an unknown tool are correct and left out.
-pub fn own_error_sites(cx: &Cx<'_>) -> Vec<OwnErrorSite> {
-    let mut out = Vec::new();
-    if !cx.sdk.is_some_and(|s| s.writes_own_responses()) {
-        return out;
-    }
-    let mut seen: HashSet<Span> = HashSet::new();
-    let program = &cx.a.program;
-    for f in program.fn_ids() {
-        if !cx.is_own(f) || cx.handlers.role(f) != Role::Dispatcher {
-            continue;
-        }
-        let facts = &cx.a.facts[f as usize];
-        let answers = facts.returns.iter().chain(&facts.sent);
-        for r in answers.filter(|r| r.owner.is_none()) {
-            for o in r.val.iter() {
-                if !matches!(o.fact, Fact::RpcErrorObject { .. }) {
-                    continue;
-                }
-                let at = match o.via {
-                    Some(via) if via.func == f => via.expr,
-                    None if o.site.func == f => o.site.expr,
-                    _ => continue,
-                };
-                if facts.fallback_exprs.contains(&at) {
-                    continue;
-                }
-                let span = cx.site_span(Site { func: f, expr: at });
-                let text = cx.snippet(span).to_lowercase();
-                // "Invalid parameters" answers `params` that fail the `CallToolRequest`
-                // schema: a malformed request, which the spec answers with a protocol error.
-                if crate::analysis::text::mentions_unknown_tool(&text)
-                    || (text.contains("param") && !text.contains("argument"))
-                {
-                    continue;
-                }
-                // A failure of a tool: made in the arm that runs it. Elsewhere the dispatcher
-                // answers for itself (not initialized, a result it cannot serialize), except
-                // when it rejects a tool's arguments.
-                let validation = crate::analysis::text::mentions_arguments(&text);
-                if !validation && !facts.tool_arm_exprs.contains(&at) {
-                    continue;
-                }
-                if seen.insert(span) {
-                    out.push(OwnErrorSite {
-                        handler: program.fn_node(f),
-                        span,
-                        validation,
-                    });
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The finding for an [`OwnErrorSite`].
-pub fn own_error_finding(
-    cx: &Cx<'_>,
-    site: &OwnErrorSite,
-    lint: &'static str,
-    what: &str,
-) -> crate::diagnostic::Finding {
-    crate::diagnostic::Finding::new(
-        lint,
-        site.span,
-        format!(
-            "{} answers {what} with a JSON-RPC error object",
-            cx.handler_phrase(site.handler)
-        ),
-    )
-    .label("the client gets a protocol error, not a tool result the model can read")
-    .note("a tool that ran and failed must answer with a result that has `isError: true`; JSON-RPC errors are for requests the server cannot process")
-    .help("answer with a result instead:\n    json!({ \"content\": [{ \"type\": \"text\", \"text\": message }], \"isError\": true })")
 }

@@ -1,0 +1,86 @@
+//! A fn's exits once its body is walked: the errors converted where they leave a fn whose
+//! error type is the protocol error, and the summary its callers read.
+
+use super::*;
+
+impl Flow<'_, '_> {
+    /// In a fn whose error type is the SDK's protocol error, every other error is converted
+    /// where it leaves (`?` through a `From` impl): that exit makes the protocol error.
+    pub(super) fn convert_exits(&mut self) {
+        let Some(sdk) = self.env.sdk else { return };
+        let ret = self.env.types.expand(&self.def.ret);
+        let protocol = ret
+            .as_result()
+            .is_some_and(|(_, err)| sdk.is_protocol_error_type(err));
+        if !protocol {
+            return;
+        }
+        let func = self.func;
+        let returned = self.facts.returned_async.clone();
+        for exit in &mut self.facts.exits {
+            if !exit.owner.is_none_or(|c| returned.contains(&c)) {
+                continue;
+            }
+            let foreign = exit
+                .err
+                .any(|o| !matches!(o.fact, Fact::Protocol(_) | Fact::Param(_) | Fact::Returned));
+            if !foreign {
+                continue;
+            }
+            let at = exit.err.iter().find_map(|o| o.wrap).unwrap_or(exit.at);
+            let unknown_tool = exit.err.any(|o| {
+                matches!(
+                    o.fact,
+                    Fact::Foreign {
+                        unknown_tool: true,
+                        ..
+                    }
+                )
+            });
+            exit.err
+                .retain(|o| matches!(o.fact, Fact::Protocol(_) | Fact::Param(_) | Fact::Returned));
+            exit.err.push(Origin {
+                fact: Fact::Protocol(Protocol {
+                    ctor: crate::sdk::ErrorCtor::Other,
+                    code: None,
+                    deserialize_prefix: false,
+                    unknown_tool,
+                    sdk_parse: false,
+                }),
+                part: Part::Plain,
+                site: Site { func, expr: at },
+                via: None,
+                wrap: None,
+                local: None,
+            });
+        }
+    }
+
+    pub(super) fn summary(&self, params: usize) -> Summary {
+        let mut ret = self.ret.clone();
+        // Exits of async blocks the fn returns are the fn's.
+        for e in &self.facts.exits {
+            if e.owner
+                .is_none_or(|c| self.facts.returned_async.contains(&c))
+            {
+                ret.join(&e.err.tagged(Part::Err));
+            }
+        }
+        for r in &self.facts.returns {
+            if r.owner
+                .is_some_and(|c| self.facts.returned_async.contains(&c))
+            {
+                ret.join(&r.val);
+            }
+        }
+        // Call provenance is this fn's own business.
+        ret.retain(|o| o.fact != Fact::Returned);
+        let mut sinks = self.sinks.clone();
+        sinks.resize(params, 0);
+        Summary {
+            ret,
+            sinks,
+            index: self.index.clone(),
+        }
+    }
+}

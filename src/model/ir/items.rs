@@ -1,0 +1,152 @@
+//! The items of a file's IR: fns with their bodies, impls, traits, structs, aliases,
+//! constants and `macro_rules!` definitions.
+
+use super::*;
+
+/// An attribute: its path and its arguments as text.
+#[derive(Clone, Debug)]
+pub struct Attr {
+    pub path: Vec<String>,
+    pub args: String,
+}
+
+impl Attr {
+    pub fn name(&self) -> &str {
+        self.path.last().map_or("", String::as_str)
+    }
+}
+
+pub fn has_attr(attrs: &[Attr], name: &str) -> bool {
+    attrs.iter().any(|a| a.name() == name)
+}
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    /// The binding's name for a plain `name: T` parameter.
+    pub name: Option<String>,
+    pub pat: PatId,
+    pub ty: Ty,
+    pub attrs: Vec<Attr>,
+}
+
+/// A generic parameter and the traits it is bound by (`T: Tool + Send`, where clauses).
+#[derive(Clone, Debug)]
+pub struct Generic {
+    pub name: String,
+    pub bounds: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FnKind {
+    /// A free fn in a module.
+    Free,
+    /// A method or associated fn of an `impl` block.
+    Method { impl_idx: u32 },
+    /// A trait's provided (default) method.
+    TraitDefault { trait_idx: u32 },
+    /// A fn declared inside another fn's body.
+    Nested { parent: u32 },
+}
+
+#[derive(Clone, Debug)]
+pub struct FnDef {
+    pub name: String,
+    pub name_span: Sp,
+    pub kind: FnKind,
+    /// The `Self` type's name for methods, the trait's name for default methods.
+    pub owner: Option<String>,
+    pub module: Vec<String>,
+    pub attrs: Vec<Attr>,
+    pub has_receiver: bool,
+    pub params: Vec<Param>,
+    pub generics: Vec<Generic>,
+    pub ret: Ty,
+    pub is_async: bool,
+    pub body: Body,
+}
+
+#[derive(Clone, Debug)]
+pub struct ImplDef {
+    pub self_ty: Ty,
+    /// The last segment of the `Self` type's path.
+    pub self_name: Option<String>,
+    /// The trait's path as written (`rmcp::ServerHandler`), for trait impls.
+    pub trait_path: Option<Vec<String>>,
+    pub attrs: Vec<Attr>,
+    pub generics: Vec<Generic>,
+    pub module: Vec<String>,
+    /// Associated types (`type Args = FooArgs;`).
+    pub assoc_types: Vec<(String, Ty)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TraitDef {
+    pub name: String,
+    pub module: Vec<String>,
+    /// Method names the trait declares (provided or not).
+    pub methods: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct StructDef {
+    pub name: String,
+    pub module: Vec<String>,
+    /// Named fields (`a: T`) and tuple fields (`0: T`).
+    pub fields: Vec<(String, Ty)>,
+    pub generics: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TypeAlias {
+    pub name: String,
+    pub params: Vec<String>,
+    pub target: Ty,
+}
+
+#[derive(Clone, Debug)]
+pub struct ConstDef {
+    pub name: String,
+    pub module: Vec<String>,
+    pub span: Sp,
+    pub ty: Ty,
+    /// The value, when it is an integer literal.
+    pub int: Option<i64>,
+    /// The span of the value expression.
+    pub value_span: Sp,
+}
+
+/// A `macro_rules!` of the crate: what its expansions may call.
+#[derive(Clone, Debug)]
+pub struct MacroRulesDef {
+    pub name: String,
+    pub module: Vec<String>,
+    /// Names called in its transcribers (`helper(..)`, `.method(..)`, `Type::f(..)`).
+    pub calls: Vec<Vec<String>>,
+    pub method_calls: Vec<String>,
+}
+
+/// A part of the file that was not modelled, with the reason.
+#[derive(Clone, Debug)]
+pub struct Incomplete {
+    pub span: Sp,
+    pub reason: String,
+}
+
+/// Everything the analysis needs from one file.
+#[derive(Debug)]
+pub struct FileIr {
+    pub file: FileId,
+    pub module: Vec<String>,
+    pub imports: Imports,
+    pub fns: Vec<FnDef>,
+    pub impls: Vec<ImplDef>,
+    pub traits: Vec<TraitDef>,
+    pub structs: Vec<StructDef>,
+    pub enums: Vec<(String, Vec<String>)>,
+    pub aliases: Vec<TypeAlias>,
+    pub consts: Vec<ConstDef>,
+    pub macros: Vec<MacroRulesDef>,
+    /// Byte ranges of items (attributes included), for suppression comments above an item.
+    pub items: Vec<(usize, usize)>,
+    pub incomplete: Vec<Incomplete>,
+}

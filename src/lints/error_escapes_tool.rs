@@ -115,11 +115,22 @@ pub(crate) fn ctor_text(cx: &Cx<'_>, site: &ProtocolSite) -> String {
     // A struct literal (`ToolError { code: -32602, message: format!(..) }`): its name.
     if let Some(b) = text.find('{')
         && paren.is_none_or(|p| b < p)
+        && is_path(text[..b].trim())
     {
         return format!("{} {{ .. }}", text[..b].trim());
     }
-    match paren {
-        Some(i) => format!("{}(..)", text[..i].trim()),
+    let head = match paren {
+        Some(i) => format!("{}(..)", &text[..i]),
         None => text.to_string(),
-    }
+    };
+    // On one line: `|_| { Error::new(..)`, not the closure's line breaks and indentation.
+    head.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `ToolError`, `rmcp::ErrorData`: a path a struct literal can name.
+fn is_path(text: &str) -> bool {
+    text.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && text
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == ':')
 }

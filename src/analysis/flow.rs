@@ -69,6 +69,8 @@ pub struct Flow<'p, 'a> {
     pub index: Vec<(u16, Site)>,
     /// The fn's own returned value (not its closures').
     pub ret: Val,
+    /// Locals bound from a string search, found on the first slicing site.
+    pub(super) found: Option<HashMap<LocalId, super::found::Found>>,
 }
 
 /// What the fn has checked before a site: lengths, variants, prefixes of places.
@@ -128,6 +130,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             sinks: vec![0; def.params.len()],
             index: Vec::new(),
             ret: Val::default(),
+            found: None,
         }
     }
 

@@ -269,7 +269,8 @@ impl Flow<'_, '_> {
             })
             .collect();
         let place = super::text::place_key(self.body, base);
-        let checked = place.is_some_and(|p| self.checks.length.contains(&p));
+        let checked = place.is_some_and(|p| self.checks.length.contains(&p))
+            || self.slices_at_found_indices(base, index);
         let shape = super::text::index_can_panic(self.body, index);
         let base_ty = self.resolved_base_is_sequence(base);
         if !checked && (shape || (!params.is_empty() && base_ty)) {
@@ -299,6 +300,28 @@ impl Flow<'_, '_> {
             });
         }
         bv
+    }
+
+    /// `s[i..]`, `s[i + 1..]`, `s[..i]` where `i` is what `s.find(..)` returned. One bound
+    /// only (or a start of `0`): `s[1..i]` and `s[i..j]` panic when the start passes the end.
+    fn slices_at_found_indices(&mut self, base: ExprId, index: ExprId) -> bool {
+        let body = self.body;
+        let ExprKind::Range { start, end } = body.expr(index).kind else {
+            return false;
+        };
+        let zero = |b: ExprId| matches!(body.expr(b).kind, ExprKind::Lit(Lit::Int(0)));
+        // An end may be inclusive (`..=i`, one byte further): it needs one more byte of
+        // ASCII pattern.
+        let (bound, inclusive) = match (start, end) {
+            (Some(s), None) => (s, false),
+            (None, Some(e)) => (e, true),
+            (Some(s), Some(e)) if zero(s) => (e, true),
+            _ => return false,
+        };
+        let found = self
+            .found
+            .get_or_insert_with(|| super::found::found_indices(body));
+        super::found::is_found_bound(body, found, base, bound, usize::from(inclusive))
     }
 
     /// Whether the indexed value is a sequence (a `Vec`, slice, array or string), as far as

@@ -10,6 +10,7 @@ pub mod facts;
 pub mod flow;
 mod flow_control;
 mod flow_ops;
+mod found;
 pub mod graph;
 pub mod handlers;
 pub mod program;

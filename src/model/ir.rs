@@ -49,6 +49,7 @@ impl Sp {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Lit {
     Str(Box<str>),
+    Char(char),
     Int(i64),
     Bool(bool),
     Other,

@@ -68,6 +68,7 @@ fn lit_of(lit: &syn::Lit) -> Lit {
     match lit {
         syn::Lit::Str(s) => Lit::Str(s.value().into_boxed_str()),
         syn::Lit::Int(i) => i.base10_parse::<i64>().map_or(Lit::Other, Lit::Int),
+        syn::Lit::Char(c) => Lit::Char(c.value()),
         syn::Lit::Bool(b) => Lit::Bool(b.value),
         _ => Lit::Other,
     }

@@ -209,7 +209,7 @@ fn fanout(a: &Analysis<'_>, f: FnId, site: u32) -> usize {
 }
 
 /// The SDK's role for fn `f`.
-fn role_of(program: &Program<'_>, sdk: &dyn Sdk, f: FnId) -> Role {
+pub(super) fn role_of(program: &Program<'_>, sdk: &dyn Sdk, f: FnId) -> Role {
     let def = program.def(f);
     let file = program.file_ir(f);
     let implementation = match def.kind {

@@ -14,6 +14,7 @@ mod found;
 pub mod graph;
 pub mod handlers;
 pub mod program;
+mod reachable;
 mod std_types;
 pub mod stdio;
 pub mod text;
@@ -64,10 +65,8 @@ pub fn analyse<'a>(
         })
         .collect();
     let budget = calls::EdgeBudget::default();
-    let resolved: Vec<Resolved> = program
-        .fn_ids()
-        .map(|f| calls::resolve_fn(&program, &types, &config.panic_guards, f, &budget))
-        .collect();
+    let (resolved, reached) =
+        reachable::resolve_reached(&program, &types, sdk, &config.panic_guards, &budget);
     if let Some((f, expr)) = budget.spent_at.get() {
         let sp = program.def(f).body.expr(expr).span;
         incomplete.push((
@@ -97,7 +96,7 @@ pub fn analyse<'a>(
                     config,
                     summaries: &summaries,
                 };
-                for &f in scc {
+                for &f in scc.iter().filter(|&&f| reached[f as usize]) {
                     let (fact, summary) = flow::analyse_fn(&env, &resolved[f as usize], f);
                     results.push((f, fact, summary));
                 }

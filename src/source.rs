@@ -165,14 +165,21 @@ pub fn max_levels() -> usize {
     (STACK_BUDGET - STACK_BASE) / STACK_PER_LEVEL
 }
 
-/// Blanks the BOM and shebang, then the items too deep for the budget.
+/// Blanks the BOM and shebang, the doc comments, then the test-only items and the items too
+/// deep for the budget.
 pub fn prepare(text: &str) -> Prepared {
     let mut bytes = without_preamble(text).into_bytes();
     let mut too_deep = Vec::new();
     let mut deepest = 0;
     // Scanned after the preamble is blanked: a quote in a shebang line must not start a string.
-    let segments = crate::nesting::segments(std::str::from_utf8(&bytes).unwrap_or(""));
-    for segment in segments {
+    let scan = crate::nesting::scan(std::str::from_utf8(&bytes).unwrap_or(""));
+    // Nothing reads doc comments, and each is an attribute syn would build and lowering
+    // would print: they are blanked too. (A directive above a documented item then covers
+    // the item, which starts at its first attribute or keyword.)
+    for &(start, end) in &scan.docs {
+        blank(&mut bytes[start..end]);
+    }
+    for segment in scan.segments {
         if segment.test_only {
             // The analysis leaves test-only items out: they need not be parsed either.
             blank(&mut bytes[segment.start..segment.end]);
@@ -265,4 +272,18 @@ pub fn parse_isolated(text: &str) -> Result<(), String> {
         });
         parsed.unwrap_or_else(|_| Err("the parser panicked".to_string()))
     })?
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn doc_comments_are_blanked_in_place_and_an_unclosed_one_is_left_to_the_parser() {
+        let prepared = super::prepare("/// Doc.\n#[tool] /** x */ fn f() {}\n/** open");
+        assert_eq!(
+            prepared.text,
+            "        \n#[tool]          fn f() {}\n/** open"
+        );
+        assert!(super::parse(&prepared.text).is_err());
+        assert!(super::parse(&super::prepare("/// Doc.\nfn f() {}").text).is_ok());
+    }
 }

@@ -12,11 +12,13 @@ impl Scanner<'_> {
         // Doc comments are attributes.
         if self.text[start..end].starts_with("///") || self.text[start..end].starts_with("//!") {
             self.doc_comment(start);
+            self.docs.push((start, end));
         }
     }
 
     pub(super) fn block_comment(&mut self, start: usize) {
         let mut depth = 0usize;
+        let mut closed = false;
         while self.at < self.bytes.len() {
             if self.bytes[self.at] == b'/' && self.peek(1) == Some(b'*') {
                 depth += 1;
@@ -25,6 +27,7 @@ impl Scanner<'_> {
                 depth -= 1;
                 self.at += 2;
                 if depth == 0 {
+                    closed = true;
                     break;
                 }
             } else {
@@ -36,6 +39,10 @@ impl Scanner<'_> {
             || text.starts_with("/*!");
         if doc {
             self.doc_comment(start);
+            // An unclosed one stays for the parser to report.
+            if closed {
+                self.docs.push((start, self.at));
+            }
         }
     }
 

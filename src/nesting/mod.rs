@@ -28,10 +28,24 @@ pub struct Segment {
 
 /// The top-level items of `text`, in order, covering every token.
 pub fn segments(text: &str) -> Vec<Segment> {
+    scan(text).segments
+}
+
+/// What one pass over a file finds: its top-level items and its doc comments.
+pub struct Scan {
+    pub segments: Vec<Segment>,
+    /// Byte ranges of the doc comments (`///`, `//!`, and closed `/** */`, `/*! */`).
+    pub docs: Vec<(usize, usize)>,
+}
+
+pub fn scan(text: &str) -> Scan {
     let mut scanner = Scanner::new(text);
     scanner.run();
     scanner.finish_segment(text.len());
-    scanner.segments
+    Scan {
+        segments: scanner.segments,
+        docs: scanner.docs,
+    }
 }
 
 /// What an entry of a delimiter's open-construct stack is.
@@ -94,6 +108,7 @@ struct Scanner<'a> {
     /// A top-level `}` closed: the next token decides whether an item ended there.
     pending_boundary: bool,
     test_only: TestOnly,
+    docs: Vec<(usize, usize)>,
 }
 
 /// Keywords that start a statement or an item: after a `}` they cannot continue an
@@ -175,6 +190,7 @@ impl<'a> Scanner<'a> {
             segment_bound: 0,
             pending_boundary: false,
             test_only: TestOnly::default(),
+            docs: Vec::new(),
         }
     }
 

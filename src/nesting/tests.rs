@@ -107,3 +107,12 @@ fn only_certain_test_items_are_test_only() {
         assert!(test_only(text).is_empty(), "{text}: {:?}", test_only(text));
     }
 }
+
+#[test]
+fn doc_comments_are_found_and_an_unclosed_one_is_left() {
+    let text = "//! Crate.\n/// Item.\n// plain\n/** Block. */\n/* plain */ fn f() {\n    let s = \"/// in a string\";\n} /*! inner\n";
+    let docs: Vec<&str> = scan(text).docs.iter().map(|&(s, e)| &text[s..e]).collect();
+    assert_eq!(docs, ["//! Crate.", "/// Item.", "/** Block. */"]);
+    // `/**/` and `/***` are plain comments.
+    assert!(scan("/**/ /*** x */ fn f() {}").docs.is_empty());
+}

@@ -267,7 +267,7 @@ impl Walker<'_, '_> {
     fn fn_ret(&self, target: FnId, owner: Option<&str>) -> Ty {
         let def = self.program.def(target);
         let owner = owner.or(def.owner.as_deref());
-        with_self(&self.types.expand(&def.ret), owner)
+        with_self(self.types.ret(target), owner)
     }
 
     fn visit_all(&mut self, ids: &[ExprId]) {

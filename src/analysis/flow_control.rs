@@ -242,7 +242,7 @@ impl Flow<'_, '_> {
     /// error type (they differ).
     pub(super) fn converts_at(&self, operand: ExprId) -> bool {
         let types = self.env.types;
-        let Some(own) = super::types::error_type(&types.expand(&self.def.ret)) else {
+        let Some(own) = super::types::error_type(types.ret(self.func)) else {
             return false;
         };
         let mut targets = self
@@ -253,8 +253,7 @@ impl Flow<'_, '_> {
             .peekable();
         targets.peek().is_some()
             && targets.all(|t| {
-                let ret = types.expand(&self.env.program.def(t).ret);
-                super::types::error_type(&ret).is_some_and(|e| e != own)
+                super::types::error_type(types.ret(t)).is_some_and(|e| e != own)
             })
     }
 

@@ -66,7 +66,7 @@ impl Handlers {
             Some(d) if d.protocol[f as usize] => Channel::Protocol,
             Some(_) => Channel::Unknown,
             None => sdk.map_or(Channel::Unknown, |s| {
-                s.err_channel(role, &a.types.expand(&program.def(f).ret))
+                s.err_channel(role, a.types.ret(f))
             }),
         };
         // A fn a dispatcher calls and whose errors are protocol errors is a tool in effect; so

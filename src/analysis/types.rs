@@ -49,6 +49,8 @@ pub struct TypeTable<'a> {
     consts: HashMap<&'a str, Vec<i64>>,
     aliases: HashMap<&'a str, &'a TypeAlias>,
     macros: HashMap<&'a str, Vec<&'a MacroRulesDef>>,
+    /// Each fn's return type with its aliases expanded: asked at every call of the fn.
+    rets: Vec<Ty>,
 }
 
 impl<'a> TypeTable<'a> {
@@ -69,6 +71,7 @@ impl<'a> TypeTable<'a> {
             consts: HashMap::new(),
             aliases: HashMap::new(),
             macros: HashMap::new(),
+            rets: Vec::new(),
         };
         for file in &program.files {
             for s in &file.structs {
@@ -130,7 +133,16 @@ impl<'a> TypeTable<'a> {
                 _ => {}
             }
         }
+        t.rets = program
+            .fn_ids()
+            .map(|f| t.expand(&program.def(f).ret))
+            .collect();
         t
+    }
+
+    /// Fn `f`'s return type, its aliases expanded.
+    pub fn ret(&self, f: FnId) -> &Ty {
+        &self.rets[f as usize]
     }
 
     pub fn is_struct(&self, name: &str) -> bool {

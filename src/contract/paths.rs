@@ -342,7 +342,7 @@ pub fn err_channel(cx: &Cx<'_>, h: NodeId) -> ErrChannel {
             ErrChannel::Unknown
         }
         SdkChannel::Unknown if program.node(h).closure.is_none() => {
-            let ret = cx.a.types.expand(&program.def(f).ret);
+            let ret = cx.a.types.ret(f);
             let name = &program.def(f).name;
             // A notification has no answer to carry an error.
             let notification = name.starts_with("on_") || name.contains("notification");

@@ -123,8 +123,8 @@ pub(crate) fn text_tools(cx: &Cx<'_>) -> Vec<(NodeId, FnId)> {
         .fn_ids()
         .filter(|&f| cx.is_own(f) && cx.handlers.role(f) == Role::Tool)
         .filter(|&f| {
-            let ret = cx.a.types.expand(&program.def(f).ret);
-            let ok = ret.as_result().map_or(&ret, |(ok, _)| ok);
+            let ret = cx.a.types.ret(f);
+            let ok = ret.as_result().map_or(ret, |(ok, _)| ok);
             is_text(ok)
         })
         .map(|f| (program.fn_node(f), f))

@@ -8,7 +8,7 @@ impl Flow<'_, '_> {
     /// where it leaves (`?` through a `From` impl): that exit makes the protocol error.
     pub(super) fn convert_exits(&mut self) {
         let Some(sdk) = self.env.sdk else { return };
-        let ret = self.env.types.expand(&self.def.ret);
+        let ret = self.env.types.ret(self.func);
         let protocol = ret
             .as_result()
             .is_some_and(|(_, err)| sdk.is_protocol_error_type(err));

@@ -168,31 +168,38 @@ pub fn max_levels() -> usize {
 /// Blanks the BOM and shebang, the doc comments, then the test-only items and the items too
 /// deep for the budget.
 pub fn prepare(text: &str) -> Prepared {
-    let mut bytes = without_preamble(text).into_bytes();
+    let src = without_preamble(text);
+    // Scanned after the preamble is blanked: a quote in a shebang line must not start a string.
+    let scan = crate::nesting::scan(&src);
     let mut too_deep = Vec::new();
     let mut deepest = 0;
-    // Scanned after the preamble is blanked: a quote in a shebang line must not start a string.
-    let scan = crate::nesting::scan(std::str::from_utf8(&bytes).unwrap_or(""));
     // Nothing reads doc comments, and each is an attribute syn would build and lowering
     // would print: they are blanked too. (A directive above a documented item then covers
     // the item, which starts at its first attribute or keyword.)
-    for &(start, end) in &scan.docs {
-        blank(&mut bytes[start..end]);
-    }
+    let mut blanked: Vec<(usize, usize)> = scan.docs;
     for segment in scan.segments {
         if segment.test_only {
             // The analysis leaves test-only items out: they need not be parsed either.
-            blank(&mut bytes[segment.start..segment.end]);
+            blanked.push((segment.start, segment.end));
         } else if stack_for(segment.bound) > STACK_BUDGET {
-            blank(&mut bytes[segment.start..segment.end]);
+            blanked.push((segment.start, segment.end));
             too_deep.push(segment);
         } else {
             deepest = deepest.max(segment.bound);
         }
     }
-    Prepared {
+    let text = if blanked.is_empty() {
+        src
+    } else {
+        let mut bytes = src.into_bytes();
+        for (start, end) in blanked {
+            blank(&mut bytes[start..end]);
+        }
         // Blanking writes ASCII spaces over whole characters, so the text stays UTF-8.
-        text: String::from_utf8(bytes).unwrap_or_default(),
+        String::from_utf8(bytes).unwrap_or_default()
+    };
+    Prepared {
+        text,
         too_deep,
         stack: stack_for(deepest),
     }

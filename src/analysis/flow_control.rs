@@ -252,9 +252,7 @@ impl Flow<'_, '_> {
             .flat_map(|c| c.targets.iter().copied())
             .peekable();
         targets.peek().is_some()
-            && targets.all(|t| {
-                super::types::error_type(types.ret(t)).is_some_and(|e| e != own)
-            })
+            && targets.all(|t| super::types::error_type(types.ret(t)).is_some_and(|e| e != own))
     }
 
     pub(super) fn index(&mut self, id: ExprId, base: ExprId, index: ExprId, bracket: Sp) -> Val {

@@ -65,9 +65,7 @@ impl Handlers {
             // What the dispatcher makes of the tool's `Err`.
             Some(d) if d.protocol[f as usize] => Channel::Protocol,
             Some(_) => Channel::Unknown,
-            None => sdk.map_or(Channel::Unknown, |s| {
-                s.err_channel(role, a.types.ret(f))
-            }),
+            None => sdk.map_or(Channel::Unknown, |s| s.err_channel(role, a.types.ret(f))),
         };
         // A fn a dispatcher calls and whose errors are protocol errors is a tool in effect; so
         // is each implementation a dispatcher's tool reaches through a trait object

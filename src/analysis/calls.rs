@@ -49,8 +49,9 @@ pub struct CallSite {
 #[derive(Debug, Default)]
 pub struct Resolved {
     pub calls: Vec<CallSite>,
-    /// Call sites by expression (a `Call`/`MethodCall`/`Macro`/`Closure`), for the flow.
-    pub at: HashMap<ExprId, Vec<u32>>,
+    /// Indices into `calls` sorted by the call's expression (a `Call`/`MethodCall`/`Macro`/
+    /// `Closure`), for the flow's lookups by expression: one array, not a list per call.
+    by_expr: Vec<(ExprId, u32)>,
     pub local_tys: Vec<Option<Ty>>,
     /// The receiver type of each method call, when known.
     pub receiver_tys: HashMap<ExprId, Ty>,
@@ -59,12 +60,24 @@ pub struct Resolved {
 }
 
 impl Resolved {
+    /// The indices of the call sites recorded at `expr`, in the order they were recorded.
+    pub fn at(&self, expr: ExprId) -> impl Iterator<Item = u32> + '_ {
+        let from = self.by_expr.partition_point(|&(e, _)| e < expr);
+        self.by_expr[from..]
+            .iter()
+            .take_while(move |&&(e, _)| e == expr)
+            .map(|&(_, i)| i)
+    }
+
     pub fn targets(&self, expr: ExprId) -> impl Iterator<Item = &CallSite> {
-        self.at
-            .get(&expr)
-            .into_iter()
-            .flatten()
-            .map(|&i| &self.calls[i as usize])
+        self.at(expr).map(|i| &self.calls[i as usize])
+    }
+
+    fn index_by_expr(&mut self) {
+        self.by_expr = (self.calls.iter().enumerate())
+            .map(|(i, c)| (c.expr, i as u32))
+            .collect();
+        self.by_expr.sort_unstable();
     }
 }
 
@@ -155,6 +168,7 @@ pub fn resolve_fn(
     if let Some(root) = def.body.root {
         w.visit(root);
     }
+    w.out.index_by_expr();
     w.out
 }
 
@@ -176,7 +190,6 @@ impl Walker<'_, '_> {
             guarded: self.guard > 0,
             within: self.open.last().copied(),
         });
-        self.out.at.entry(expr).or_default().push(idx);
         idx
     }
 

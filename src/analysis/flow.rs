@@ -233,12 +233,7 @@ impl<'p, 'a> Flow<'p, 'a> {
 
     /// Fills in where the call sites recorded at `id` sit.
     pub fn place_calls(&mut self, id: ExprId) -> Option<u32> {
-        let indices: Vec<u32> = self
-            .resolved
-            .at
-            .get(&id)
-            .map(|v| v.to_vec())
-            .unwrap_or_default();
+        let indices: Vec<u32> = self.resolved.at(id).collect();
         let at = self.body.expr(id).span.start;
         for &i in &indices {
             if let Some(slot) = self.facts.call_places.get_mut(i as usize) {

@@ -235,7 +235,7 @@ fn shapes(cx: &Cx<'_>, h: NodeId) -> Vec<String> {
     let mut result_type = false;
     if node.closure.is_none() {
         let ret = cx.a.types.ret(node.func);
-        let ok = ok_type(&ret);
+        let ok = ok_type(ret);
         match ok.last_segment() {
             _ if error_as_success::is_text(ok) => add("text".to_string()),
             Some("CallToolResult") => result_type = true,

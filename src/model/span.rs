@@ -6,11 +6,12 @@ use std::cell::RefCell;
 
 use super::ir::Sp;
 
-/// Where each line of the file being lowered starts, and whether it is ASCII (column = byte).
+/// Where each line of the file being lowered starts, and whether it is ASCII (column = byte);
+/// the text of the others, whose columns are counted in characters.
 struct LineIndex {
-    text: String,
     starts: Vec<u32>,
     ascii: Vec<bool>,
+    wide: foldhash::HashMap<usize, Box<str>>,
 }
 
 thread_local! {
@@ -22,11 +23,16 @@ thread_local! {
 pub fn with_file<T>(text: &str, f: impl FnOnce() -> T) -> T {
     let mut starts = Vec::with_capacity(text.len() / 32);
     let mut ascii = Vec::with_capacity(text.len() / 32);
+    let mut wide = foldhash::HashMap::default();
     let mut at = 0u32;
     // `split_inclusive` finds line breaks with memchr and `is_ascii` checks a word at a time.
-    for line in text.split_inclusive('\n') {
+    for (n, line) in text.split_inclusive('\n').enumerate() {
         starts.push(at);
-        ascii.push(line.is_ascii());
+        let is_ascii = line.is_ascii();
+        ascii.push(is_ascii);
+        if !is_ascii {
+            wide.insert(n, Box::from(line));
+        }
         at += line.len() as u32;
     }
     if text.is_empty() || text.ends_with('\n') {
@@ -34,9 +40,9 @@ pub fn with_file<T>(text: &str, f: impl FnOnce() -> T) -> T {
         ascii.push(true);
     }
     let index = LineIndex {
-        text: text.to_string(),
         starts,
         ascii,
+        wide,
     };
     let previous = INDEX.with(|i| i.borrow_mut().replace(index));
     let out = f();
@@ -51,7 +57,7 @@ impl LineIndex {
         if self.ascii.get(line).copied().unwrap_or(false) {
             return Some(start + lc.column as u32);
         }
-        let rest = self.text.get(start as usize..)?;
+        let rest = self.wide.get(&line)?;
         let within = rest
             .char_indices()
             .nth(lc.column)
@@ -100,4 +106,30 @@ pub fn delim_end(span: &proc_macro2::extra::DelimSpan) -> Sp {
 /// The byte range of a delimited group, both delimiters included.
 pub fn delim_sp(span: &proc_macro2::extra::DelimSpan) -> Sp {
     sp(span.join())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_count_characters_only_on_lines_that_need_it() {
+        let text = "const A: u8 = 1;\nconst S: &str = \"é→\"; const T: u8 = 2;\nconst B: u8 = 3;\n";
+        let file = syn::parse_file(text).expect("valid Rust");
+        let spans: Vec<Sp> = with_file(text, || {
+            file.items
+                .iter()
+                .filter_map(|item| match item {
+                    syn::Item::Const(c) => Some(sp(c.ident.span())),
+                    _ => None,
+                })
+                .collect()
+        });
+        let found: Vec<&str> = spans
+            .iter()
+            .map(|s| &text[s.start as usize..s.end as usize])
+            .collect();
+        assert_eq!(found, ["A", "S", "T", "B"]);
+        proc_macro2::extra::invalidate_current_thread_spans();
+    }
 }

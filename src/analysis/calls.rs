@@ -484,7 +484,7 @@ impl Walker<'_, '_> {
                     args: vec![t],
                 })
             }
-            ExprKind::Range { start, end } => {
+            ExprKind::Range { start, end, .. } => {
                 for e in [start, end].into_iter().flatten() {
                     self.visit(*e);
                 }

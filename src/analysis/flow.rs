@@ -401,7 +401,7 @@ impl<'p, 'a> Flow<'p, 'a> {
                 }
                 out
             }
-            ExprKind::Range { start, end } => {
+            ExprKind::Range { start, end, .. } => {
                 for e in [start, end].into_iter().flatten() {
                     self.eval(*e);
                 }

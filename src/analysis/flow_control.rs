@@ -303,16 +303,21 @@ impl Flow<'_, '_> {
     /// only (or a start of `0`): `s[1..i]` and `s[i..j]` panic when the start passes the end.
     fn slices_at_found_indices(&mut self, base: ExprId, index: ExprId) -> bool {
         let body = self.body;
-        let ExprKind::Range { start, end } = body.expr(index).kind else {
+        let ExprKind::Range {
+            start,
+            end,
+            inclusive,
+        } = body.expr(index).kind
+        else {
             return false;
         };
         let zero = |b: ExprId| matches!(body.expr(b).kind, ExprKind::Lit(Lit::Int(0)));
-        // An end may be inclusive (`..=i`, one byte further): it needs one more byte of
-        // ASCII pattern.
+        // An inclusive end (`..=i`) is one byte further: it needs one more byte of ASCII
+        // pattern.
         let (bound, inclusive) = match (start, end) {
             (Some(s), None) => (s, false),
-            (None, Some(e)) => (e, true),
-            (Some(s), Some(e)) if zero(s) => (e, true),
+            (None, Some(e)) => (e, inclusive),
+            (Some(s), Some(e)) if zero(s) => (e, inclusive),
             _ => return false,
         };
         let found = self

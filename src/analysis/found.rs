@@ -2,6 +2,9 @@
 //! boundary of `s` and at most its length, so slicing `s` at it cannot panic, nor one past it
 //! when the pattern is ASCII (`&s[i + 1..]` after `s.find('=')`).
 //!
+//! So does a count `Read::read` returned: `n = r.read(&mut buf)?` is at most `buf.len()`, so
+//! `&buf[..n]` cannot panic (`..=n` can).
+//!
 //! One pass over a fn body maps each local bound from a search to the searched expression and
 //! the pattern's length in bytes when that is ASCII (0 otherwise): `if let Some(i) =
 //! s.find(..)`, `let Some(i) = .. else`, `match s.find(..) { Some(i) => .. }`,
@@ -74,12 +77,12 @@ pub fn found_indices(body: &Body) -> HashMap<LocalId, Found> {
     out
 }
 
-/// `Some(i)` matched against a search.
+/// `Some(i)` matched against a search, `Ok(n)` against a read.
 fn bind_some(body: &Body, pat: PatId, value: ExprId, out: &mut HashMap<LocalId, Found>) {
     let PatKind::TupleStruct { path, elems } = &body.pat(pat).kind else {
         return;
     };
-    if path.last().is_none_or(|l| l != "Some") {
+    if path.last().is_none_or(|l| l != "Some" && l != "Ok") {
         return;
     }
     if let ([inner], Some(found)) = (elems.as_slice(), search(body, value))
@@ -89,24 +92,36 @@ fn bind_some(body: &Body, pat: PatId, value: ExprId, out: &mut HashMap<LocalId, 
     }
 }
 
-/// `let i = s.find(..)?` or `.unwrap()` / `.expect(..)`.
+/// `let i = s.find(..)?` or `.unwrap()` / `.expect(..)`; `let n = r.read(&mut buf)?`, its
+/// error mapped or not (`.map_err(..)?`, `.context(..)?`).
 fn bind_plain(body: &Body, pat: PatId, value: ExprId, out: &mut HashMap<LocalId, Found>) {
     let PatKind::Bind { local, sub: None } = body.pat(pat).kind else {
         return;
     };
-    let inner = match &body.expr(value).kind {
+    let mut inner = match &body.expr(value).kind {
         ExprKind::Try { expr, .. } => *expr,
         ExprKind::MethodCall {
             receiver, method, ..
         } if matches!(method.as_str(), "unwrap" | "expect") => *receiver,
         _ => return,
     };
+    while let ExprKind::MethodCall {
+        receiver, method, ..
+    } = &body.expr(body.peel(inner)).kind
+        && matches!(
+            method.as_str(),
+            "map_err" | "context" | "with_context" | "wrap_err"
+        )
+    {
+        inner = *receiver;
+    }
     if let Some(found) = search(body, inner) {
         out.insert(local, found);
     }
 }
 
-/// `s.find(p)` / `s.rfind(p)`: the searched value and the pattern's ASCII length.
+/// `s.find(p)` / `s.rfind(p)`: the searched value and the pattern's ASCII length;
+/// `r.read(&mut buf)`: the buffer, a count being at most its length.
 fn search(body: &Body, e: ExprId) -> Option<Found> {
     let ExprKind::MethodCall {
         receiver,
@@ -117,6 +132,15 @@ fn search(body: &Body, e: ExprId) -> Option<Found> {
     else {
         return None;
     };
+    if method == "read"
+        && let [arg] = args.as_slice()
+        && let ExprKind::Ref(buffer) = body.expr(*arg).kind
+    {
+        return Some(Found {
+            searched: buffer,
+            pattern_len: 0,
+        });
+    }
     if !matches!(method.as_str(), "find" | "rfind") || args.len() != 1 {
         return None;
     }

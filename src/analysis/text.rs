@@ -326,7 +326,7 @@ pub fn question_operand(body: &Body, e: ExprId) -> (ExprId, bool, bool) {
 /// a range with a variable bound. A plain name could be a map or JSON key.
 pub fn index_can_panic(body: &Body, index: ExprId) -> bool {
     match &body.expr(index).kind {
-        ExprKind::Range { start, end } => [start, end]
+        ExprKind::Range { start, end, .. } => [start, end]
             .into_iter()
             .flatten()
             .any(|b| !matches!(body.expr(*b).kind, ExprKind::Lit(_))),

@@ -197,6 +197,8 @@ pub enum ExprKind {
     Range {
         start: Option<ExprId>,
         end: Option<ExprId>,
+        /// `a..=b`: the end is included.
+        inclusive: bool,
     },
     /// Not modelled: a verbatim expression, or a part too deep to follow (reported).
     Opaque,

@@ -361,15 +361,22 @@ impl<'i, 's> BodyCx<'i, 's> {
             E::Range(r) => {
                 let start = r.start.as_ref().map(|s| self.expr(s));
                 let end = r.end.as_ref().map(|s| self.expr(s));
-                let limits = match &r.limits {
-                    syn::RangeLimits::HalfOpen(t) => sp(t.spans[0]),
-                    syn::RangeLimits::Closed(t) => sp(t.spans[0]),
+                let (limits, inclusive) = match &r.limits {
+                    syn::RangeLimits::HalfOpen(t) => (sp(t.spans[0]), false),
+                    syn::RangeLimits::Closed(t) => (sp(t.spans[0]), true),
                 };
                 let mut span = limits;
                 for part in [start, end].into_iter().flatten() {
                     span = span.to(self.span_of(part));
                 }
-                self.push(ExprKind::Range { start, end }, span)
+                self.push(
+                    ExprKind::Range {
+                        start,
+                        end,
+                        inclusive,
+                    },
+                    span,
+                )
             }
             E::RawAddr(r) => {
                 let inner = self.expr(&r.expr);

@@ -333,3 +333,30 @@ fn open(path: &str) -> anyhow::Result<String> {
         "Foreign { about_args: false, unknown_tool: false } @src/main.rs:8:",
     );
 }
+
+#[test]
+fn a_linked_members_fns_are_analysed_only_when_the_crate_reaches_them() {
+    let own = "fn main() { let _ = used(); }";
+    let member = "fn used() -> Result<(), String> { Err(\"used\".into()) }\n\
+                  fn unused() -> Result<(), String> { Err(\"unused\".into()) }";
+    let lower = |id: usize, src: &str| {
+        let ast = syn::parse_file(src).expect("test source parses");
+        crate::model::span::with_file(src, || {
+            crate::model::lower::lower_file(id, Vec::new(), &ast, &HashMap::new())
+        })
+    };
+    let (own_ir, member_ir) = (lower(0, own), lower(1, member));
+    let config = Config::default();
+    let sdk = rmcp();
+    let a = super::analyse(vec![&own_ir, &member_ir], 1, Some(sdk.as_ref()), &config);
+    let exits = |name: &str| {
+        let f = a
+            .program
+            .fn_ids()
+            .find(|&f| a.program.def(f).name == name)
+            .expect("the fn is in the program");
+        a.facts[f as usize].exits.len()
+    };
+    assert_eq!(exits("used"), 1, "a member fn the crate calls is analysed");
+    assert_eq!(exits("unused"), 0, "a member fn nothing reaches is not");
+}

@@ -78,11 +78,49 @@ fn run(
         .stack_size(64 * 1024 * 1024)
         .build()
         .map_err(|e| format!("cannot start worker threads: {e}"))?;
+    // The whole run is one task of the pool: the stages' parallel parts start from a worker
+    // and need no hand-off between threads, and what one stage allocates is freed on the
+    // thread that allocated it (a free from another thread takes the allocator's slow path).
+    let settings = Settings {
+        configs: &configs,
+        levels: &levels,
+        flags,
+        warnings: warnings_level,
+        contract,
+    };
+    let mut outcome = pool.install(|| stages(workspace, &settings, &pool, &timings));
+    outcome.warnings = warnings;
+    Ok(outcome)
+}
+
+/// What the run's stages read of its configuration.
+struct Settings<'a> {
+    configs: &'a [Config],
+    levels: &'a [Levels],
+    flags: &'a config::LevelFlags,
+    warnings: Level,
+    contract: bool,
+}
+
+/// Reading, lowering, the crate analyses and the lints, then suppression and sorting.
+fn stages(
+    workspace: Workspace,
+    settings: &Settings<'_>,
+    pool: &rayon::ThreadPool,
+    timings: &Timings,
+) -> Outcome {
+    let Settings {
+        configs,
+        levels,
+        flags,
+        warnings: warnings_level,
+        contract,
+    } = *settings;
     let mut sources = SourceMap::default();
     let mut findings = skipped_files(&workspace, &mut sources, warnings_level);
     let jobs_list = read_files(
         &workspace,
-        &pool,
+        pool,
         &mut sources,
         &mut findings,
         warnings_level,
@@ -94,17 +132,17 @@ fn run(
     let links = link_members(&workspace, &sdks);
     let lowering = irs::Lowering::new(
         &workspace,
-        &pool,
+        pool,
         &sources,
         &jobs_list,
-        &levels,
+        levels,
         warnings_level,
     );
     let mut store = irs::IrStore::new(&links);
     let run = Run {
         workspace: &workspace,
-        configs: &configs,
-        levels: &levels,
+        configs,
+        levels,
         abort: &abort,
         warnings: warnings_level,
         contract,
@@ -112,18 +150,18 @@ fn run(
     let analysed = analyse_packages(&run, &sdks, &links, &lowering, &mut store, &mut findings);
     let items = store.into_items();
     timings.mark("lints");
-    input_levels(&mut findings, &levels, flags);
-    suppress(&mut findings, &items, &sources, &jobs_list, &levels);
+    input_levels(&mut findings, levels, flags);
+    suppress(&mut findings, &items, &sources, &jobs_list, levels);
     sort(&mut findings, &sources);
     timings.mark("sorted");
-    Ok(Outcome {
+    Outcome {
         sources,
         workspace,
         findings,
         handlers: analysed.handlers.tools,
         closure_handlers: analysed.handlers.closures,
         rust_files,
-        warnings,
+        warnings: Vec::new(),
         notes: {
             let mut notes = analysed.notes;
             notes.sort();
@@ -131,7 +169,7 @@ fn run(
             notes
         },
         contract: analysed.contracts,
-    })
+    }
 }
 
 /// What every package's crate phase shares.

@@ -7,8 +7,6 @@
 //! is unknown, to every crate method `m` (a may-call), unless `m` is a common std method.
 //! Fn values (`.map(parse_row)`), closures, and the crate's `macro_rules!` are calls too.
 
-use foldhash::HashMap;
-
 use super::program::{FnId, Program};
 use super::std_types::*;
 use super::types::{TypeTable, element, payload, peel, type_name, with_self};
@@ -53,8 +51,6 @@ pub struct Resolved {
     /// `Closure`), for the flow's lookups by expression: one array, not a list per call.
     by_expr: Vec<(ExprId, u32)>,
     pub local_tys: Vec<Option<Ty>>,
-    /// The receiver type of each method call, when known.
-    pub receiver_tys: HashMap<ExprId, Ty>,
     /// The fn calls `catch_unwind` itself: a panic guard for the code it is given.
     pub catches_panics: bool,
 }

@@ -1,6 +1,8 @@
 //! What the flow walk finds in one fn (sites for the lints, with the body they run in) and
 //! what callers need to know about it (its summary).
 
+use std::sync::Arc;
+
 use super::program::Site;
 use super::value::{Origin, Val};
 use crate::model::ir::{ClosureId, ExprId, Sp};
@@ -146,11 +148,12 @@ pub struct Gate {
     pub positive: bool,
 }
 
-/// Where a site sits: the branches around it and the conditions it runs under.
+/// Where a site sits: the branches around it and the conditions it runs under. The sites
+/// of one stretch of code share the two lists: a fn records a place for every call.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Place {
-    pub branch: Vec<u32>,
-    pub gates: Vec<Gate>,
+    pub branch: Arc<[u32]>,
+    pub gates: Arc<[Gate]>,
     /// Byte offset, for "after a branch that returns".
     pub at: u32,
 }

@@ -8,6 +8,8 @@
 //! success results, error codes, panic sites, stdout writes, leaks, transports and where each
 //! call sits (branches and conditions), and the fn's summary for its callers.
 
+use std::sync::Arc;
+
 use foldhash::{HashMap, HashMapExt, HashSet};
 
 use super::calls::Resolved;
@@ -51,6 +53,8 @@ pub struct Flow<'p, 'a> {
     pub facts: FnFacts,
     pub branch: Vec<u32>,
     pub gates: Vec<Gate>,
+    /// `branch` and `gates` as the places recorded since they last changed share them.
+    shared_place: Option<(Arc<[u32]>, Arc<[Gate]>)>,
     /// Inside a catch-all match arm; inside one of a `match` on a tool's name.
     pub fallback: u32,
     pub name_fallback: u32,
@@ -119,6 +123,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             },
             branch: Vec::new(),
             gates: Vec::new(),
+            shared_place: None,
             fallback: 0,
             name_fallback: 0,
             tool_arm: 0,
@@ -152,12 +157,20 @@ impl<'p, 'a> Flow<'p, 'a> {
         }
     }
 
-    pub fn place(&self, at: u32) -> Place {
+    pub fn place(&mut self, at: u32) -> Place {
+        let (branch, gates) = self
+            .shared_place
+            .get_or_insert_with(|| (self.branch.as_slice().into(), self.gates.as_slice().into()));
         Place {
-            branch: self.branch.clone(),
-            gates: self.gates.clone(),
+            branch: branch.clone(),
+            gates: gates.clone(),
             at,
         }
+    }
+
+    /// To be called whenever `branch` or `gates` change: later places get lists of their own.
+    pub(super) fn branch_changed(&mut self) {
+        self.shared_place = None;
     }
 
     /// Records the value a body ends with: a return and, when it holds an `Err`, an exit.
@@ -236,12 +249,8 @@ impl<'p, 'a> Flow<'p, 'a> {
         let indices: Vec<u32> = self.resolved.at(id).collect();
         let at = self.body.expr(id).span.start;
         for &i in &indices {
-            if let Some(slot) = self.facts.call_places.get_mut(i as usize) {
-                *slot = Place {
-                    branch: self.branch.clone(),
-                    gates: self.gates.clone(),
-                    at,
-                };
+            if (i as usize) < self.facts.call_places.len() {
+                self.facts.call_places[i as usize] = self.place(at);
             }
         }
         indices.first().copied()

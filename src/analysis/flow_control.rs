@@ -25,9 +25,11 @@ impl Flow<'_, '_> {
         self.branch.push(id);
         let before = self.gates.len();
         self.gates.extend(gates);
+        self.branch_changed();
         let out = f(self);
         self.gates.truncate(before);
         self.branch.pop();
+        self.branch_changed();
         out
     }
 

@@ -65,7 +65,7 @@ pub fn analyse<'a>(
         })
         .collect();
     let budget = calls::EdgeBudget::default();
-    let (resolved, reached) =
+    let (mut resolved, reached) =
         reachable::resolve_reached(&program, &types, sdk, &config.panic_guards, &budget);
     if let Some((f, expr)) = budget.spent_at.get() {
         let sp = program.def(f).body.expr(expr).span;
@@ -109,6 +109,10 @@ pub fn analyse<'a>(
             if !changed {
                 break;
             }
+        }
+        // Only the flow of the fn itself reads its locals' types, and it is done.
+        for &f in scc {
+            resolved[f as usize].local_tys = Vec::new();
         }
     }
     Analysis {

@@ -23,7 +23,8 @@ impl Walker<'_, '_> {
             targets = self.types.resolve_path(self.program, self.func, path);
         }
         let guard = path.last().is_some_and(|n| self.is_guard_name(n));
-        let idx = self.record(id, CallKind::Call, targets.clone(), false);
+        let first = targets.first().copied();
+        let idx = self.record(id, CallKind::Call, targets, false);
         self.open.push(idx);
         if guard {
             self.out.catches_panics |= path.last().is_some_and(|n| n == "catch_unwind");
@@ -34,7 +35,7 @@ impl Walker<'_, '_> {
             self.guard -= 1;
         }
         self.open.pop();
-        if let Some(&t) = targets.first() {
+        if let Some(t) = first {
             let owner = path
                 .len()
                 .checked_sub(2)
@@ -64,10 +65,8 @@ impl Walker<'_, '_> {
         }
         let is_self = matches!(body.expr(body.peel(receiver)).kind, ExprKind::SelfValue);
         let (targets, may) = self.method_targets(is_self, recv_ty.as_ref(), method);
-        if let Some(t) = &recv_ty {
-            self.out.receiver_tys.insert(id, t.clone());
-        }
-        let idx = self.record(id, CallKind::Method, targets.clone(), may);
+        let first = targets.first().copied();
+        let idx = self.record(id, CallKind::Method, targets, may);
         let guard = self.config_guards.iter().any(|g| g == method);
         self.open.push(idx);
         if guard {
@@ -78,7 +77,7 @@ impl Walker<'_, '_> {
             self.guard -= 1;
         }
         self.open.pop();
-        if let Some(&t) = targets.first()
+        if let Some(t) = first
             && !may
         {
             let owner = recv_ty.as_ref().and_then(type_name).map(str::to_string);

@@ -204,7 +204,7 @@ impl Walker<'_, '_> {
             }
             PatKind::Ref(p) => self.bind(*p, Some(ty)),
             PatKind::TupleStruct { path, elems } if elems.len() == 1 => {
-                let last = path.last().map(String::as_str).unwrap_or_default();
+                let last = path.last().map(Name::as_str).unwrap_or_default();
                 let inner = match last {
                     "Some" | "Ok" => payload(&ty).cloned(),
                     "Err" => match peel(&ty) {
@@ -214,7 +214,7 @@ impl Walker<'_, '_> {
                     // `Parameters(args): Parameters<Args>`, `Json(x): Json<T>`.
                     _ => match peel(&ty) {
                         Ty::Path { path: tp, args }
-                            if tp.last().map(String::as_str) == Some(last) =>
+                            if tp.last().map(Name::as_str) == Some(last) =>
                         {
                             args.first().cloned()
                         }
@@ -224,7 +224,7 @@ impl Walker<'_, '_> {
                 self.bind(elems[0], inner);
             }
             PatKind::Struct { path, fields } => {
-                let name = path.last().map(String::as_str).unwrap_or_default();
+                let name = path.last().map(Name::as_str).unwrap_or_default();
                 let name = if name == "Self" {
                     self.def.owner.as_deref().unwrap_or(name)
                 } else {
@@ -458,9 +458,9 @@ impl Walker<'_, '_> {
                 if let Some(r) = rest {
                     self.visit(*r);
                 }
-                let name = match path.last().map(String::as_str) {
+                let name = match path.last().map(Name::as_str) {
                     Some("Self") => self.def.owner.clone()?,
-                    Some(n) => n.to_string(),
+                    Some(n) => Name::from(n),
                     None => return None,
                 };
                 Some(simple(&name))

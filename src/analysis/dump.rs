@@ -31,7 +31,7 @@ fn fn_label(a: &Analysis<'_>, f: FnId) -> String {
     let def = a.program.def(f);
     match &def.owner {
         Some(o) => format!("{o}::{}", def.name),
-        None => def.name.clone(),
+        None => def.name.to_string(),
     }
 }
 

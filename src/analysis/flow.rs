@@ -39,6 +39,9 @@ pub struct Env<'p, 'a> {
     pub summaries: &'p [Summary],
 }
 
+/// The branch and condition lists that places recorded in one stretch of code share.
+type SharedPlace = (Arc<[u32]>, Arc<[Gate]>);
+
 pub struct Flow<'p, 'a> {
     pub env: &'p Env<'p, 'a>,
     pub resolved: &'p Resolved,
@@ -54,7 +57,7 @@ pub struct Flow<'p, 'a> {
     pub branch: Vec<u32>,
     pub gates: Vec<Gate>,
     /// `branch` and `gates` as the places recorded since they last changed share them.
-    shared_place: Option<(Arc<[u32]>, Arc<[Gate]>)>,
+    shared_place: Option<SharedPlace>,
     /// Inside a catch-all match arm; inside one of a `match` on a tool's name.
     pub fallback: u32,
     pub name_fallback: u32,
@@ -420,7 +423,7 @@ impl<'p, 'a> Flow<'p, 'a> {
     }
 
     /// A constant's value (`const CODE: i64 = -32050;`).
-    fn path_value(&mut self, id: ExprId, path: &[String]) -> Val {
+    fn path_value(&mut self, id: ExprId, path: &[Name]) -> Val {
         let Some(last) = path.last() else {
             return Val::default();
         };

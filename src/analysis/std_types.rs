@@ -3,6 +3,7 @@
 //! constructors and methods return.
 
 use super::types::{TypeTable, element, payload};
+use crate::model::ir::Name;
 use crate::model::resolve::Ty;
 
 /// Methods of std types that crate methods of the same name must not be confused with when
@@ -186,7 +187,7 @@ pub(super) const SAME_TYPE: &[&str] = &[
 
 pub(super) fn simple(name: &str) -> Ty {
     Ty::Path {
-        path: vec![name.to_string()],
+        path: vec![Name::new(name)],
         args: Vec::new(),
     }
 }
@@ -194,7 +195,7 @@ pub(super) fn simple(name: &str) -> Ty {
 /// The type a path call builds when it is not a crate fn: `Type::new(..)`, `Some(x)`,
 /// `Arc::new(x)`, a tuple struct.
 pub(super) fn constructed_type(
-    path: &[String],
+    path: &[Name],
     arg_tys: &[Option<Ty>],
     types: &TypeTable<'_>,
     owner: Option<&str>,
@@ -232,7 +233,7 @@ pub(super) fn constructed_type(
 
 pub(super) fn wrap(name: &str, inner: Ty) -> Ty {
     Ty::Path {
-        path: vec![name.to_string()],
+        path: vec![Name::new(name)],
         args: vec![inner],
     }
 }

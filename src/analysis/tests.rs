@@ -50,7 +50,7 @@ fn dump(src: &str, sdk: Box<dyn Sdk>) -> (String, HashMap<String, Vec<u8>>) {
         .fn_ids()
         .map(|f| {
             (
-                a.program.def(f).name.clone(),
+                a.program.def(f).name.to_string(),
                 a.summaries[f as usize].sinks.clone(),
             )
         })

@@ -149,7 +149,7 @@ pub fn parses_arguments(body: &Body, e: ExprId) -> Option<bool> {
 /// A local or a field of one, as text (`v`, `args.items`), to match checks with uses.
 pub fn place_key(body: &Body, e: ExprId) -> Option<String> {
     match &body.expr(e).kind {
-        ExprKind::Local(l) => Some(body.local(*l).name.clone()),
+        ExprKind::Local(l) => Some(body.local(*l).name.to_string()),
         ExprKind::SelfValue => Some("self".into()),
         ExprKind::Field { base, member } => Some(format!("{}.{member}", place_key(body, *base)?)),
         ExprKind::Ref(inner) | ExprKind::Deref(inner) => place_key(body, *inner),
@@ -418,7 +418,7 @@ pub fn chain_root(body: &Body, e: ExprId) -> (Option<String>, Option<String>) {
         receiver, method, ..
     } = &body.expr(cur).kind
     {
-        first = Some(method.clone());
+        first = Some(method.to_string());
         cur = body.peel(*receiver);
         steps += 1;
         if steps > 256 {

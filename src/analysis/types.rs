@@ -4,6 +4,7 @@
 //! this path or field have".
 
 // A seeded fast hasher: keys are names from the crate (possibly hostile), so not an unseeded one.
+use crate::model::ir::Name;
 use foldhash::{HashMap, HashMapExt};
 
 use super::program::{FnId, Program};
@@ -38,7 +39,7 @@ pub struct TypeTable<'a> {
     /// Free fns by name.
     free: HashMap<&'a str, Vec<FnId>>,
     /// Free fns by name and module: a path names one of these (a few under `cfg`).
-    free_at: HashMap<(&'a str, &'a [String]), Vec<FnId>>,
+    free_at: HashMap<(&'a str, &'a [Name]), Vec<FnId>>,
     /// Types with methods.
     method_owners: HashMap<&'a str, ()>,
     /// `impl Deref for T { type Target = U; }`: `T` → `U`, for fields and methods reached by
@@ -253,7 +254,7 @@ impl<'a> TypeTable<'a> {
 
     /// The free fns `name` in `module`; none when more than `cfg` alternatives could explain
     /// (not Rust: nothing to resolve to).
-    fn free_in(&self, name: &str, module: &[String]) -> Vec<FnId> {
+    fn free_in(&self, name: &str, module: &[Name]) -> Vec<FnId> {
         match self.free_at.get(&(name, module)) {
             Some(found) if found.len() <= MAX_SAME_PATH => found.clone(),
             _ => Vec::new(),
@@ -261,7 +262,7 @@ impl<'a> TypeTable<'a> {
     }
 
     /// Resolves a path call (`f`, `module::f`, `Type::f`, `Self::f`) from fn `caller`.
-    pub fn resolve_path(&self, program: &Program<'_>, caller: FnId, path: &[String]) -> Vec<FnId> {
+    pub fn resolve_path(&self, program: &Program<'_>, caller: FnId, path: &[Name]) -> Vec<FnId> {
         let Some((name, prefix)) = path.split_last() else {
             return Vec::new();
         };
@@ -306,7 +307,7 @@ impl<'a> TypeTable<'a> {
         }
         let module_of = |id: FnId| &program.def(id).module;
         let this_crate = def.module.first().cloned().unwrap_or_default();
-        let wanted: Vec<String> = match prefix.first().map(String::as_str) {
+        let wanted: Vec<Name> = match prefix.first().map(Name::as_str) {
             None => def.module.clone(),
             Some(root) if EXTERNAL_ROOTS.contains(&root) => return Vec::new(),
             Some("crate") => std::iter::once(this_crate)
@@ -409,7 +410,7 @@ pub fn once_cell_value(ty: &Ty) -> Option<&Ty> {
     let mut cur = ty;
     for _ in 0..16 {
         match cur {
-            Ty::Path { path, args } if args.len() == 1 => match path.last().map(String::as_str) {
+            Ty::Path { path, args } if args.len() == 1 => match path.last().map(Name::as_str) {
                 Some("Arc" | "Rc" | "Box") => cur = &args[0],
                 Some("OnceCell" | "OnceLock" | "SetOnce") => return args.first(),
                 _ => return None,
@@ -439,7 +440,7 @@ pub fn payload(ty: &Ty) -> Option<&Ty> {
 /// of a map.
 pub fn element(ty: &Ty) -> Option<&Ty> {
     match peel(ty) {
-        Ty::Path { path, args } => match path.last().map(String::as_str) {
+        Ty::Path { path, args } => match path.last().map(Name::as_str) {
             Some("Vec" | "[]" | "VecDeque" | "HashSet" | "BTreeSet" | "IndexSet") => args.first(),
             Some("HashMap" | "BTreeMap" | "IndexMap" | "DashMap") => args.get(1),
             _ => None,
@@ -461,7 +462,7 @@ pub fn error_type(ret: &Ty) -> Option<String> {
         Ty::Path { path, args }
             if args.len() == 1 && path.last().is_some_and(|l| l == "Result") =>
         {
-            let krate = path.first().map(String::as_str)?;
+            let krate = path.first().map(Name::as_str)?;
             match krate {
                 "anyhow" | "eyre" | "color_eyre" => Some(format!("{krate}::Error")),
                 "io" | "std" => Some("io::Error".into()),
@@ -482,7 +483,7 @@ pub fn with_self(ty: &Ty, owner: Option<&str>) -> Ty {
     match (ty, owner) {
         (Ty::Path { path, args }, Some(owner)) => {
             let path = if path.len() == 1 && path[0] == "Self" {
-                vec![owner.to_string()]
+                vec![Name::new(owner)]
             } else {
                 path.clone()
             };

@@ -144,7 +144,7 @@ fn name_of(cx: &Cx<'_>, h: NodeId) -> String {
         .iter()
         .filter(|a| NAMING_ATTRS.contains(&a.name()))
         .find_map(|a| name_argument(&a.args))
-        .unwrap_or_else(|| def.name.clone())
+        .unwrap_or_else(|| def.name.to_string())
 }
 
 /// `name = "x"` among an attribute's arguments (not inside a string).
@@ -282,7 +282,7 @@ fn ok_type(ret: &Ty) -> &Ty {
 fn ty_text(ty: &Ty) -> String {
     match ty {
         Ty::Path { path, args } => {
-            let name = path.last().cloned().unwrap_or_default();
+            let name = path.last().map(ToString::to_string).unwrap_or_default();
             if args.is_empty() {
                 name
             } else {

@@ -67,7 +67,7 @@ pub fn fn_label(cx: &Cx<'_>, f: FnId) -> String {
     let def = cx.a.program.def(f);
     match &def.owner {
         Some(o) => format!("{o}::{}", def.name),
-        None => def.name.clone(),
+        None => def.name.to_string(),
     }
 }
 

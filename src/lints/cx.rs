@@ -129,9 +129,9 @@ impl<'a> Cx<'a> {
         let role = self.handlers.role(node.func);
         match (role, &def.owner, &def.kind) {
             (Role::TraitTool, Some(owner), FnKind::Method { .. }) if node.closure.is_none() => {
-                owner.clone()
+                owner.to_string()
             }
-            _ => def.name.clone(),
+            _ => def.name.to_string(),
         }
     }
 

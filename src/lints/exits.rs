@@ -353,7 +353,7 @@ fn adapter_binding(body: &crate::model::ir::Body, at: ExprId) -> String {
         _ => return "e".into(),
     };
     match closure.params.first().map(|&p| &body.pat(p).kind) {
-        Some(crate::model::ir::PatKind::Bind { local, .. }) => body.local(*local).name.clone(),
+        Some(crate::model::ir::PatKind::Bind { local, .. }) => body.local(*local).name.to_string(),
         Some(crate::model::ir::PatKind::Wild) => "_".into(),
         _ => "e".into(),
     }
@@ -368,7 +368,10 @@ fn ctor_message(cx: &Cx<'_>, site: Site) -> Option<Span> {
         return None;
     };
     let last = match &body.expr(*func).kind {
-        ExprKind::Path(p) => p.last().map(String::as_str).unwrap_or_default(),
+        ExprKind::Path(p) => p
+            .last()
+            .map(crate::model::ir::Name::as_str)
+            .unwrap_or_default(),
         _ => "",
     };
     if last == "from" || last == "into" {

@@ -1,5 +1,6 @@
 //! Which items exist only in test builds: the analysis leaves them out.
 
+use smol_str::ToSmolStr;
 use syn::punctuated::Punctuated;
 
 /// Whether the item is test-only: `#[test]`, `#[tokio::test]` (any attribute whose path ends
@@ -7,7 +8,7 @@ use syn::punctuated::Punctuated;
 /// `cfg(all(test, unix))`, `cfg(any(test, feature = "mocks"))`, but not `cfg(not(test))`).
 pub fn is_test_only(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().any(|attr| {
-        let last = attr.path().segments.last().map(|s| s.ident.to_string());
+        let last = attr.path().segments.last().map(|s| s.ident.to_smolstr());
         match last.as_deref() {
             Some("test") => true,
             Some("cfg") => match &attr.meta {

@@ -12,6 +12,9 @@ use crate::diagnostic::FileId;
 mod items;
 pub use items::*;
 
+/// An identifier or path segment: inline up to 23 bytes, so most names take no allocation.
+pub type Name = smol_str::SmolStr;
+
 pub type ExprId = u32;
 pub type PatId = u32;
 pub type LocalId = u32;
@@ -107,7 +110,7 @@ pub enum ExprKind {
     Lit(Lit),
     Local(LocalId),
     /// A path to an item (fn, const, unit struct, variant), as written.
-    Path(Vec<String>),
+    Path(Vec<Name>),
     SelfValue,
     Call {
         func: ExprId,
@@ -115,14 +118,14 @@ pub enum ExprKind {
     },
     MethodCall {
         receiver: ExprId,
-        method: String,
+        method: Name,
         method_span: Sp,
         args: Vec<ExprId>,
     },
     Macro(Box<MacroCall>),
     Field {
         base: ExprId,
-        member: String,
+        member: Name,
     },
     Index {
         base: ExprId,
@@ -188,8 +191,8 @@ pub enum ExprKind {
     Break(Option<ExprId>),
     Continue,
     Struct {
-        path: Vec<String>,
-        fields: Vec<(String, ExprId)>,
+        path: Vec<Name>,
+        fields: Vec<(Name, ExprId)>,
         rest: Option<ExprId>,
     },
     Tuple(Vec<ExprId>),
@@ -221,14 +224,14 @@ pub enum PatKind {
     Lit(Lit),
     Range,
     /// A unit variant, unit struct or constant.
-    Path(Vec<String>),
+    Path(Vec<Name>),
     TupleStruct {
-        path: Vec<String>,
+        path: Vec<Name>,
         elems: Vec<PatId>,
     },
     Struct {
-        path: Vec<String>,
-        fields: Vec<(String, PatId)>,
+        path: Vec<Name>,
+        fields: Vec<(Name, PatId)>,
     },
     Tuple(Vec<PatId>),
     Slice(Vec<PatId>),
@@ -249,7 +252,7 @@ pub struct Pat {
 
 #[derive(Clone, Debug)]
 pub struct LocalDef {
-    pub name: String,
+    pub name: Name,
     pub span: Sp,
 }
 
@@ -274,7 +277,7 @@ pub struct Placeholder {
     /// `{x:?}`, `{:#?}`.
     pub debug: bool,
     /// The name written inside the braces, if any (`{e}`, `{e:?}`).
-    pub name: Option<String>,
+    pub name: Option<Name>,
 }
 
 #[derive(Clone, Debug)]
@@ -298,7 +301,7 @@ pub enum Json {
 
 #[derive(Clone, Debug)]
 pub struct JsonMember {
-    pub key: String,
+    pub key: Name,
     pub key_span: Sp,
     pub value: Json,
     pub value_span: Sp,
@@ -307,8 +310,8 @@ pub struct JsonMember {
 #[derive(Clone, Debug)]
 pub struct MacroCall {
     /// The macro's path as written (`tracing::info`).
-    pub path: Vec<String>,
-    pub name: String,
+    pub path: Vec<Name>,
+    pub name: Name,
     pub name_span: Sp,
     /// Arguments that are expressions and not part of the format: `write!`'s destination,
     /// `assert!`'s condition, `vec!`'s elements, `dbg!`'s value, the arguments of macros we
@@ -322,7 +325,7 @@ pub struct MacroCall {
     /// `matches!`'s pattern.
     pub pat: Option<PatId>,
     /// Names called in arguments that did not parse (`my_macro!(helper(x) => ..)`).
-    pub calls: Vec<String>,
+    pub calls: Vec<Name>,
 }
 
 /// A fn body: arenas of expressions, patterns, locals and closures.

@@ -2,6 +2,7 @@
 //! and `lower_macro`; this file walks items, collects types, impls, traits, constants and
 //! `macro_rules!`, and lowers each fn's signature and body.
 
+use smol_str::ToSmolStr;
 use std::collections::HashMap;
 
 use quote::ToTokens;
@@ -14,7 +15,7 @@ use crate::diagnostic::FileId;
 /// Lowers one parsed file.
 pub fn lower_file(
     file: FileId,
-    module: Vec<String>,
+    module: Vec<Name>,
     ast: &syn::File,
     crate_renames: &HashMap<String, String>,
 ) -> FileIr {
@@ -60,7 +61,7 @@ struct Lowerer {
     impls: Vec<ImplDef>,
     traits: Vec<TraitDef>,
     structs: Vec<StructDef>,
-    enums: Vec<(String, Vec<String>)>,
+    enums: Vec<(Name, Vec<Name>)>,
     aliases: Vec<TypeAlias>,
     consts: Vec<ConstDef>,
     macros: Vec<MacroRulesDef>,
@@ -72,7 +73,7 @@ struct Lowerer {
 /// A fn to lower: where it sits and its syntax.
 struct FnSource<'s> {
     kind: FnKind,
-    owner: Option<String>,
+    owner: Option<Name>,
     attrs: &'s [syn::Attribute],
     sig: &'s syn::Signature,
     block: &'s syn::Block,
@@ -102,7 +103,7 @@ fn generics_of(imports: &Imports, generics: &syn::Generics) -> Vec<Generic> {
     let mut out: Vec<Generic> = generics
         .type_params()
         .map(|p| Generic {
-            name: p.ident.to_string(),
+            name: p.ident.to_smolstr(),
             bounds: trait_names(&p.bounds),
         })
         .collect();
@@ -166,14 +167,14 @@ fn item_range(item: &syn::Item) -> Option<(usize, usize)> {
 }
 
 impl Lowerer {
-    fn items(&mut self, items: &[syn::Item], module: &mut Vec<String>) {
+    fn items(&mut self, items: &[syn::Item], module: &mut Vec<Name>) {
         for item in items {
             self.item(item, module, None);
         }
     }
 
     /// `parent`: the fn whose body holds the item.
-    fn item(&mut self, item: &syn::Item, module: &mut Vec<String>, parent: Option<u32>) {
+    fn item(&mut self, item: &syn::Item, module: &mut Vec<Name>, parent: Option<u32>) {
         if is_test_only(item_attrs(item)) {
             return;
         }
@@ -204,7 +205,7 @@ impl Lowerer {
                 if let Some((_, inner)) = &m.content {
                     // One path, pushed and popped: a copy per level would be quadratic in
                     // the nesting.
-                    module.push(m.ident.to_string());
+                    module.push(m.ident.to_smolstr());
                     self.items(inner, module);
                     module.pop();
                 }
@@ -218,31 +219,31 @@ impl Lowerer {
                         let name = f
                             .ident
                             .as_ref()
-                            .map_or_else(|| i.to_string(), |n| n.to_string());
+                            .map_or_else(|| i.to_smolstr(), |n| n.to_smolstr());
                         (name, self.imports.ty(&f.ty))
                     })
                     .collect();
                 self.structs.push(StructDef {
-                    name: s.ident.to_string(),
+                    name: s.ident.to_smolstr(),
                     module: module.to_vec(),
                     fields,
                     generics: s
                         .generics
                         .type_params()
-                        .map(|p| p.ident.to_string())
+                        .map(|p| p.ident.to_smolstr())
                         .collect(),
                 });
             }
             syn::Item::Enum(e) => self.enums.push((
-                e.ident.to_string(),
-                e.variants.iter().map(|v| v.ident.to_string()).collect(),
+                e.ident.to_smolstr(),
+                e.variants.iter().map(|v| v.ident.to_smolstr()).collect(),
             )),
             syn::Item::Type(t) => self.aliases.push(TypeAlias {
-                name: t.ident.to_string(),
+                name: t.ident.to_smolstr(),
                 params: t
                     .generics
                     .type_params()
-                    .map(|p| p.ident.to_string())
+                    .map(|p| p.ident.to_smolstr())
                     .collect(),
                 target: self.imports.ty(&t.ty),
             }),
@@ -257,7 +258,7 @@ impl Lowerer {
             syn::Item::Macro(m) if m.mac.path.is_ident("macro_rules") => {
                 if let Some(name) = &m.ident {
                     self.macros.push(super::lower_macro::macro_rules(
-                        name.to_string(),
+                        name.to_smolstr(),
                         module,
                         m.mac.tokens.clone(),
                     ));
@@ -273,7 +274,7 @@ impl Lowerer {
         ty: &syn::Type,
         expr: &syn::Expr,
         span: Sp,
-        module: &[String],
+        module: &[Name],
     ) {
         let ty = self.imports.ty(ty);
         let int = super::lower_expr::int_literal(expr);
@@ -281,7 +282,7 @@ impl Lowerer {
         let root = cx.expr(expr);
         let value_span = cx.body.expr(root).span;
         self.consts.push(ConstDef {
-            name: ident.to_string(),
+            name: ident.to_smolstr(),
             module: module.to_vec(),
             span,
             ty: ty.clone(),
@@ -294,7 +295,7 @@ impl Lowerer {
             let (body, incomplete, _) = cx.finish();
             self.incomplete.extend(incomplete);
             self.out.push(FnDef {
-                name: ident.to_string(),
+                name: ident.to_smolstr(),
                 name_span: span,
                 kind: FnKind::Free,
                 owner: None,
@@ -313,10 +314,10 @@ impl Lowerer {
         }
     }
 
-    fn implementation(&mut self, i: &syn::ItemImpl, module: &mut Vec<String>) {
+    fn implementation(&mut self, i: &syn::ItemImpl, module: &mut Vec<Name>) {
         let self_ty = self.imports.ty(&i.self_ty);
         let self_name = match &*i.self_ty {
-            syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+            syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_smolstr()),
             _ => None,
         };
         let generics = generics_of(&self.imports, &i.generics);
@@ -332,7 +333,7 @@ impl Lowerer {
                 .items
                 .iter()
                 .filter_map(|item| match item {
-                    syn::ImplItem::Type(t) => Some((t.ident.to_string(), self.imports.ty(&t.ty))),
+                    syn::ImplItem::Type(t) => Some((t.ident.to_smolstr(), self.imports.ty(&t.ty))),
                     _ => None,
                 })
                 .collect(),
@@ -372,16 +373,16 @@ impl Lowerer {
         }
     }
 
-    fn trait_def(&mut self, t: &syn::ItemTrait, module: &mut Vec<String>) {
+    fn trait_def(&mut self, t: &syn::ItemTrait, module: &mut Vec<Name>) {
         let trait_idx = self.traits.len() as u32;
-        let name = t.ident.to_string();
+        let name = t.ident.to_smolstr();
         let generics = generics_of(&self.imports, &t.generics);
         let mut methods = Vec::new();
         for item in &t.items {
             let syn::TraitItem::Fn(f) = item else {
                 continue;
             };
-            methods.push(f.sig.ident.to_string());
+            methods.push(f.sig.ident.to_smolstr());
             if let Some(block) = &f.default
                 && !is_test_only(&f.attrs)
             {
@@ -405,7 +406,7 @@ impl Lowerer {
         });
     }
 
-    fn function(&mut self, src: FnSource<'_>, module: &mut Vec<String>) {
+    fn function(&mut self, src: FnSource<'_>, module: &mut Vec<Name>) {
         let sig = src.sig;
         let ret = match &sig.output {
             syn::ReturnType::Default => Ty::unit(),
@@ -424,7 +425,7 @@ impl Lowerer {
                 syn::FnArg::Typed(t) => {
                     let pat = cx.pat(&t.pat);
                     let name = match &*t.pat {
-                        syn::Pat::Ident(i) => Some(i.ident.to_string()),
+                        syn::Pat::Ident(i) => Some(i.ident.to_smolstr()),
                         _ => None,
                     };
                     let ty = imports.ty(&t.ty);
@@ -433,7 +434,7 @@ impl Lowerer {
                         && let Some(name) = &name
                     {
                         generics.push(Generic {
-                            name: format!("impl {name}"),
+                            name: smol_str::format_smolstr!("impl {name}"),
                             bounds: bounds.clone(),
                         });
                     }
@@ -453,7 +454,7 @@ impl Lowerer {
         self.incomplete.extend(incomplete);
         let idx = self.out.len() as u32;
         self.out.push(FnDef {
-            name: sig.ident.to_string(),
+            name: sig.ident.to_smolstr(),
             name_span: sp(sig.ident.span()),
             kind: src.kind,
             owner: src.owner,

@@ -3,6 +3,7 @@
 //! binary chains are lowered iteratively; other nesting is followed up to [`MAX_DEPTH`] (the
 //! stack grows on demand), deeper parts become `Opaque` and are reported as incomplete.
 
+use smol_str::ToSmolStr;
 use std::rc::Rc;
 
 use super::expand::MacroRules;
@@ -38,7 +39,7 @@ pub struct BodyCx<'i, 's> {
     incomplete: Vec<Incomplete>,
     nested: Vec<&'s syn::Item>,
     /// While lowering the second and later cases of an or-pattern: the first case's bindings.
-    or_bindings: Option<foldhash::HashMap<String, LocalId>>,
+    or_bindings: Option<foldhash::HashMap<Name, LocalId>>,
     /// The file's own `macro_rules!`, expanded at their calls.
     pub macros: Rc<MacroRules>,
     /// Expansions being lowered, innermost last (bounded by [`super::expand::MAX_NESTED`]).
@@ -174,7 +175,7 @@ impl<'i, 's> BodyCx<'i, 's> {
         self.scope.lookup(name)
     }
 
-    fn bind(&mut self, name: String, span: Sp) -> LocalId {
+    fn bind(&mut self, name: Name, span: Sp) -> LocalId {
         if let Some(first) = &self.or_bindings
             && let Some(&id) = first.get(&name)
         {
@@ -409,8 +410,8 @@ impl<'i, 's> BodyCx<'i, 's> {
                 let mut fields = Vec::new();
                 for f in &s.fields {
                     let name = match &f.member {
-                        syn::Member::Named(n) => n.to_string(),
-                        syn::Member::Unnamed(i) => i.index.to_string(),
+                        syn::Member::Named(n) => n.to_smolstr(),
+                        syn::Member::Unnamed(i) => i.index.to_smolstr(),
                     };
                     fields.push((name, self.expr(&f.expr)));
                 }

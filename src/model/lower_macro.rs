@@ -4,6 +4,7 @@
 //! arrow-separated expressions, `name = value` fields, brace-delimited blocks.
 
 use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
+use smol_str::ToSmolStr;
 
 use super::ir::*;
 use super::lower_expr::BodyCx;
@@ -51,7 +52,7 @@ const LOG_MACROS: &[&str] = &["error", "warn", "info", "debug", "trace", "event"
 enum ArgRef {
     Next,
     Index(usize),
-    Name(String),
+    Name(Name),
 }
 
 fn placeholders(template: &str) -> Vec<(ArgRef, bool)> {
@@ -77,7 +78,7 @@ fn placeholders(template: &str) -> Vec<(ArgRef, bool)> {
                 } else if let Ok(i) = arg.parse::<usize>() {
                     ArgRef::Index(i)
                 } else {
-                    ArgRef::Name(arg.to_string())
+                    ArgRef::Name(arg.to_smolstr())
                 };
                 out.push((r, spec.ends_with('?')));
             }
@@ -120,7 +121,7 @@ impl BodyCx<'_, '_> {
     /// A format string and its arguments from the chunks that follow it.
     fn format(&mut self, template: (String, Sp), rest: &[Vec<TokenTree>]) -> Format {
         let mut positional = Vec::new();
-        let mut names: Vec<(String, ExprId)> = Vec::new();
+        let mut names: Vec<(Name, ExprId)> = Vec::new();
         for chunk in rest {
             let (name, value) = named(chunk);
             if let Some(id) = self.chunk_expr(value) {
@@ -342,11 +343,11 @@ impl BodyCx<'_, '_> {
                     let key_tokens = &member[..colon];
                     let (key, key_span) = match key_tokens {
                         [t] => match string_literal(key_tokens) {
-                            Some((k, s)) => (k, s),
-                            None => (t.to_string(), sp(t.span())),
+                            Some((k, s)) => (Name::from(k), s),
+                            None => (t.to_smolstr(), sp(t.span())),
                         },
                         _ => (
-                            stream(key_tokens).to_string(),
+                            stream(key_tokens).to_smolstr(),
                             key_tokens
                                 .first()
                                 .map_or_else(Sp::default, |t| sp(t.span())),
@@ -387,7 +388,7 @@ impl BodyCx<'_, '_> {
             },
             [TokenTree::Punct(minus), TokenTree::Literal(l)] if minus.as_char() == '-' => {
                 let value = l
-                    .to_string()
+                    .to_smolstr()
                     .parse::<i64>()
                     .map_or(Lit::Other, |v| Lit::Int(-v));
                 Json::Lit(value, sp_start(minus.span()).to(sp_end(l.span())))
@@ -401,12 +402,12 @@ impl BodyCx<'_, '_> {
 }
 
 /// Names that look called in unparsed tokens: `name(..)`, `path::name(..)`, `.name(..)`.
-fn called_names(tokens: &[TokenTree], out: &mut Vec<String>) {
+fn called_names(tokens: &[TokenTree], out: &mut Vec<Name>) {
     for (i, t) in tokens.iter().enumerate() {
         match t {
             TokenTree::Ident(name) if matches!(tokens.get(i + 1), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis) =>
             {
-                out.push(name.to_string());
+                out.push(name.to_smolstr());
             }
             TokenTree::Group(g) => {
                 let inner: Vec<TokenTree> = g.stream().into_iter().collect();
@@ -419,7 +420,7 @@ fn called_names(tokens: &[TokenTree], out: &mut Vec<String>) {
 
 /// What a crate `macro_rules!` may call when expanded: names followed by `(..)`, with their
 /// leading path (`helper(..)`, `Self::f(..)`), and methods (`.name(..)`).
-pub fn macro_rules(name: String, module: &[String], tokens: TokenStream) -> MacroRulesDef {
+pub fn macro_rules(name: Name, module: &[Name], tokens: TokenStream) -> MacroRulesDef {
     let mut def = MacroRulesDef {
         name,
         module: module.to_vec(),
@@ -435,17 +436,17 @@ pub fn macro_rules(name: String, module: &[String], tokens: TokenStream) -> Macr
                     let method = matches!(i.checked_sub(1).and_then(|j| tokens.get(j)),
                         Some(TokenTree::Punct(p)) if p.as_char() == '.');
                     if method {
-                        def.method_calls.push(ident.to_string());
+                        def.method_calls.push(ident.to_smolstr());
                         continue;
                     }
-                    let mut path = vec![ident.to_string()];
+                    let mut path = vec![ident.to_smolstr()];
                     let mut j = i;
                     while j >= 3 {
                         match (&tokens[j - 1], &tokens[j - 2], &tokens[j - 3]) {
                             (TokenTree::Punct(a), TokenTree::Punct(b), TokenTree::Ident(seg))
                                 if a.as_char() == ':' && b.as_char() == ':' =>
                             {
-                                path.insert(0, seg.to_string());
+                                path.insert(0, seg.to_smolstr());
                                 j -= 3;
                             }
                             _ => break,

@@ -13,10 +13,10 @@ mod scope;
 pub mod span;
 
 /// The module path of a file from its path relative to the package root.
-pub fn module_of(relative: &std::path::Path) -> Vec<String> {
-    let mut parts: Vec<String> = relative
+pub fn module_of(relative: &std::path::Path) -> Vec<ir::Name> {
+    let mut parts: Vec<ir::Name> = relative
         .iter()
-        .map(|p| p.to_string_lossy().into_owned())
+        .map(|p| ir::Name::from(p.to_string_lossy()))
         .collect();
     if parts.first().is_some_and(|p| p == "src") {
         parts.remove(0);
@@ -25,7 +25,7 @@ pub fn module_of(relative: &std::path::Path) -> Vec<String> {
         let stem = last.trim_end_matches(".rs");
         let crate_root = parts.is_empty() && matches!(stem, "lib" | "main");
         if stem != "mod" && !crate_root {
-            parts.push(stem.to_string());
+            parts.push(stem.into());
         }
     }
     parts

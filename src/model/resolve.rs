@@ -4,16 +4,20 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use smol_str::ToSmolStr;
+
+use super::ir::Name;
+
 /// A type as written, with every path resolved through the file's imports.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ty {
     Path {
-        path: Vec<String>,
+        path: Vec<Name>,
         args: Vec<Ty>,
     },
     Tuple(Vec<Ty>),
     /// `impl A + B` or `dyn A + B`: the traits' last segments.
-    Traits(Vec<String>),
+    Traits(Vec<Name>),
     Other,
 }
 
@@ -24,7 +28,7 @@ impl Ty {
 
     pub fn last_segment(&self) -> Option<&str> {
         match self {
-            Ty::Path { path, .. } => path.last().map(String::as_str),
+            Ty::Path { path, .. } => path.last().map(Name::as_str),
             _ => None,
         }
     }
@@ -58,9 +62,9 @@ impl Ty {
 #[derive(Clone, Debug, Default)]
 pub struct Imports {
     /// Local name → full path.
-    names: foldhash::HashMap<String, Vec<String>>,
+    names: foldhash::HashMap<Name, Vec<Name>>,
     /// Prefixes of glob imports (`use rmcp::model::*` → `["rmcp", "model"]`).
-    globs: Vec<Vec<String>>,
+    globs: Vec<Vec<Name>>,
     /// Extern crate names used in code → package names (`mcp` → `rmcp` for a renamed dependency).
     crate_renames: HashMap<String, String>,
 }
@@ -108,18 +112,18 @@ impl Imports {
         }
     }
 
-    fn add_tree(&mut self, prefix: &mut Vec<String>, tree: &syn::UseTree) {
+    fn add_tree(&mut self, prefix: &mut Vec<Name>, tree: &syn::UseTree) {
         if crate::budget::helper_too_deep() {
             return;
         }
         match tree {
             syn::UseTree::Path(p) => {
-                prefix.push(p.ident.to_string());
+                prefix.push(p.ident.to_smolstr());
                 self.add_tree(prefix, &p.tree);
                 prefix.pop();
             }
             syn::UseTree::Name(n) => {
-                let name = n.ident.to_string();
+                let name = n.ident.to_smolstr();
                 if name == "self" {
                     if let Some(last) = prefix.last().cloned() {
                         self.insert(last, prefix.clone());
@@ -133,9 +137,9 @@ impl Imports {
             syn::UseTree::Rename(r) => {
                 let mut full = prefix.clone();
                 if r.ident != "self" {
-                    full.push(r.ident.to_string());
+                    full.push(r.ident.to_smolstr());
                 }
-                self.insert(r.rename.to_string(), full);
+                self.insert(r.rename.to_smolstr(), full);
             }
             syn::UseTree::Glob(_) => {
                 let full = self.canonical(prefix.clone());
@@ -149,17 +153,17 @@ impl Imports {
         }
     }
 
-    fn insert(&mut self, name: String, full: Vec<String>) {
+    fn insert(&mut self, name: Name, full: Vec<Name>) {
         let full = self.canonical(full);
         self.names.insert(name, full);
     }
 
     /// Applies extern crate renames and, when the first segment is itself an imported name,
     /// expands it (`use rmcp::model; use model::ErrorData;`).
-    fn canonical(&self, mut path: Vec<String>) -> Vec<String> {
+    fn canonical(&self, mut path: Vec<Name>) -> Vec<Name> {
         if let Some(first) = path.first_mut() {
             if let Some(package) = self.crate_renames.get(first.as_str()) {
-                *first = package.clone();
+                *first = Name::new(package);
             } else if path.len() > 1
                 && let Some(expanded) = self.names.get(&path[0])
             {
@@ -173,7 +177,7 @@ impl Imports {
 
     /// Resolves a path's segment names. Borrowed when no import or rename applies (`Ok`,
     /// a local fn), which is most paths: no allocation then.
-    pub fn resolve_segments<'p>(&self, segments: &'p [String]) -> Cow<'p, [String]> {
+    pub fn resolve_segments<'p>(&self, segments: &'p [Name]) -> Cow<'p, [Name]> {
         let Some(first) = segments.first() else {
             return Cow::Borrowed(segments);
         };
@@ -189,8 +193,8 @@ impl Imports {
         Cow::Owned(self.canonical(segments.to_vec()))
     }
 
-    pub fn resolve(&self, path: &syn::Path) -> Vec<String> {
-        let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    pub fn resolve(&self, path: &syn::Path) -> Vec<Name> {
+        let segments: Vec<Name> = path.segments.iter().map(|s| s.ident.to_smolstr()).collect();
         match self.resolve_segments(&segments) {
             Cow::Borrowed(_) => segments,
             Cow::Owned(resolved) => resolved,
@@ -198,10 +202,10 @@ impl Imports {
     }
 
     /// Full paths a single name may come from through glob imports.
-    pub fn glob_candidates<'a>(&'a self, name: &'a str) -> impl Iterator<Item = Vec<String>> + 'a {
+    pub fn glob_candidates<'a>(&'a self, name: &'a str) -> impl Iterator<Item = Vec<Name>> + 'a {
         self.globs.iter().map(move |g| {
             let mut p = g.clone();
-            p.push(name.to_string());
+            p.push(Name::new(name));
             p
         })
     }
@@ -209,7 +213,7 @@ impl Imports {
     /// Whether `path` (as written) may name `target`, a full path such as
     /// `["rmcp", "model", "ErrorData"]`, directly or through a glob import. `crate_prefixes`
     /// lists the accepted re-export paths of the same item.
-    pub fn names_any(&self, path: &[String], targets: &[&[&str]]) -> bool {
+    pub fn names_any(&self, path: &[Name], targets: &[&[&str]]) -> bool {
         let resolved = self.resolve_segments(path);
         if targets.iter().any(|t| same_path(&resolved, t)) {
             return true;
@@ -224,7 +228,7 @@ impl Imports {
 
     /// Whether a path as written may name an item of crate `krate`: it resolves into that
     /// crate, or it is a single name not imported by name while a glob from `krate` is.
-    pub fn may_come_from(&self, path: &[String], krate: &str) -> bool {
+    pub fn may_come_from(&self, path: &[Name], krate: &str) -> bool {
         let resolved = self.resolve_segments(path);
         if resolved.first().is_some_and(|f| f == krate) {
             return true;
@@ -296,8 +300,8 @@ impl Imports {
     }
 }
 
-fn same_path(path: &[String], target: &[&str]) -> bool {
-    let path = match path.first().map(String::as_str) {
+fn same_path(path: &[Name], target: &[&str]) -> bool {
+    let path = match path.first().map(Name::as_str) {
         Some("") => &path[1..],
         _ => path,
     };
@@ -329,19 +333,19 @@ fn future_output(
 /// The last segments of the traits in a bound list (`Tool + Send + 'static` → `Tool`, `Send`).
 pub fn trait_names(
     bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>,
-) -> Vec<String> {
+) -> Vec<Name> {
     bounds
         .iter()
         .filter_map(|b| match b {
-            syn::TypeParamBound::Trait(t) => t.path.segments.last().map(|s| s.ident.to_string()),
+            syn::TypeParamBound::Trait(t) => t.path.segments.last().map(|s| s.ident.to_smolstr()),
             _ => None,
         })
         .collect()
 }
 
 /// The segment names of a path as written.
-pub fn segments(path: &syn::Path) -> Vec<String> {
-    path.segments.iter().map(|s| s.ident.to_string()).collect()
+pub fn segments(path: &syn::Path) -> Vec<Name> {
+    path.segments.iter().map(|s| s.ident.to_smolstr()).collect()
 }
 
 #[cfg(test)]
@@ -369,7 +373,7 @@ mod tests {
             ["rmcp", "model", "Content"]
         );
         // A path no import touches comes back as it was, without a copy.
-        let local = ["helper".to_string(), "run".to_string()];
+        let local: [Name; 2] = ["helper".into(), "run".into()];
         assert!(matches!(i.resolve_segments(&local), Cow::Borrowed(p) if *p == local));
         assert!(i.names_any(
             &["CallToolResult".into()],

@@ -4,16 +4,16 @@
 
 use foldhash::HashMap;
 
-use super::ir::LocalId;
+use super::ir::{LocalId, Name};
 
 #[derive(Default)]
 pub struct Scope {
     /// Bindings, innermost last.
-    bindings: Vec<(String, LocalId)>,
+    bindings: Vec<(Name, LocalId)>,
     /// Where each open scope starts in `bindings`.
     marks: Vec<usize>,
     /// For each name, the bindings of it that are visible, innermost last.
-    visible: HashMap<String, Vec<LocalId>>,
+    visible: HashMap<Name, Vec<LocalId>>,
 }
 
 impl Scope {
@@ -27,7 +27,7 @@ impl Scope {
         self.truncate(mark);
     }
 
-    pub fn bind(&mut self, name: String, id: LocalId) {
+    pub fn bind(&mut self, name: Name, id: LocalId) {
         self.visible.entry(name.clone()).or_default().push(id);
         self.bindings.push((name, id));
     }
@@ -43,7 +43,7 @@ impl Scope {
     }
 
     /// The bindings made since position `start`, by name.
-    pub fn since(&self, start: usize) -> HashMap<String, LocalId> {
+    pub fn since(&self, start: usize) -> HashMap<Name, LocalId> {
         self.bindings
             .get(start..)
             .unwrap_or_default()

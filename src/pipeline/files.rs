@@ -81,7 +81,7 @@ pub(super) fn read_files(
             .map_or_else(|| canonical(path), |d| d.join(name)),
         _ => canonical(path),
     };
-    let read: Vec<(String, Vec<String>, Result<String, String>)> = pool.install(|| {
+    let read: Vec<(String, Vec<model::ir::Name>, Result<String, String>)> = pool.install(|| {
         to_read
             .par_iter()
             .map(|&(pi, path)| {
@@ -90,7 +90,7 @@ pub(super) fn read_files(
                 let relative = absolute
                     .strip_prefix(&package_roots[pi])
                     .unwrap_or(&absolute);
-                let mut module = vec![package.name.replace('-', "_")];
+                let mut module = vec![model::ir::Name::from(package.name.replace('-', "_"))];
                 module.extend(model::module_of(relative));
                 let source = match workspace.overlay.get(path) {
                     Some(text) => Ok(text.clone()),

@@ -33,7 +33,7 @@ type Found = Vec<(Finding, Option<usize>)>;
 struct Job {
     package: usize,
     file: FileId,
-    module: Vec<String>,
+    module: Vec<crate::model::ir::Name>,
 }
 
 /// Lints every package of the workspace.
@@ -64,6 +64,7 @@ fn run(
     jobs: Option<usize>,
     contract: bool,
 ) -> Result<Outcome, String> {
+    crate::alloc::return_freed_pages_at_once();
     let timings = Timings::new();
     let configs = configure(&mut workspace)?;
     let mut warnings: Vec<String> = configs.iter().flat_map(|c| c.warnings.clone()).collect();

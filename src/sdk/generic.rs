@@ -9,6 +9,7 @@
 //! the summary line says so.
 
 use super::{Channel, ErrorCtor, ImplContext, Role, Sdk};
+use crate::model::ir::Name;
 use crate::model::resolve::{Imports, Ty};
 use crate::workspace::{Package, Version};
 
@@ -104,28 +105,28 @@ impl Sdk for GenericSdk {
         false
     }
 
-    fn error_ctor(&self, _imports: &Imports, _path: &[String]) -> Option<ErrorCtor> {
+    fn error_ctor(&self, _imports: &Imports, _path: &[Name]) -> Option<ErrorCtor> {
         None
     }
 
-    fn is_success_result_ctor(&self, _imports: &Imports, _path: &[String]) -> bool {
+    fn is_success_result_ctor(&self, _imports: &Imports, _path: &[Name]) -> bool {
         false
     }
 
-    fn is_error_result_ctor(&self, _imports: &Imports, _path: &[String]) -> bool {
+    fn is_error_result_ctor(&self, _imports: &Imports, _path: &[Name]) -> bool {
         false
     }
 
-    fn is_text_content_ctor(&self, _imports: &Imports, _path: &[String]) -> bool {
+    fn is_text_content_ctor(&self, _imports: &Imports, _path: &[Name]) -> bool {
         false
     }
 
-    fn is_error_code_ctor(&self, _imports: &Imports, _path: &[String]) -> bool {
+    fn is_error_code_ctor(&self, _imports: &Imports, _path: &[Name]) -> bool {
         false
     }
 
     /// `StdioTransport::new()`, `StdioServerTransport::default()`, `stdio()` from the SDK.
-    fn is_stdio_transport(&self, imports: &Imports, path: &[String]) -> bool {
+    fn is_stdio_transport(&self, imports: &Imports, path: &[Name]) -> bool {
         let resolved = imports.resolve_segments(path);
         let n = resolved.len();
         let transport_ctor = n >= 2
@@ -140,7 +141,7 @@ impl Sdk for GenericSdk {
         STDIO_METHODS.contains(&method)
     }
 
-    fn is_stdio_pair(&self, _imports: &Imports, _a: &[String], _b: &[String]) -> bool {
+    fn is_stdio_pair(&self, _imports: &Imports, _a: &[Name], _b: &[Name]) -> bool {
         false
     }
 

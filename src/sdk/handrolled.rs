@@ -5,6 +5,7 @@
 //! need them stay silent.
 
 use super::{Channel, ErrorCtor, ImplContext, Role, Sdk};
+use crate::model::ir::Name;
 use crate::model::resolve::{Imports, Ty};
 use crate::workspace::Version;
 
@@ -62,19 +63,19 @@ impl Sdk for HandRolled {
         false
     }
 
-    fn error_ctor(&self, _imports: &Imports, _path: &[String]) -> Option<ErrorCtor> {
+    fn error_ctor(&self, _imports: &Imports, _path: &[Name]) -> Option<ErrorCtor> {
         None
     }
 
-    fn is_success_result_ctor(&self, _imports: &Imports, _path: &[String]) -> bool {
+    fn is_success_result_ctor(&self, _imports: &Imports, _path: &[Name]) -> bool {
         false
     }
 
-    fn is_error_result_ctor(&self, _imports: &Imports, _path: &[String]) -> bool {
+    fn is_error_result_ctor(&self, _imports: &Imports, _path: &[Name]) -> bool {
         false
     }
 
-    fn is_text_content_ctor(&self, _imports: &Imports, _path: &[String]) -> bool {
+    fn is_text_content_ctor(&self, _imports: &Imports, _path: &[Name]) -> bool {
         false
     }
 
@@ -88,7 +89,7 @@ impl Sdk for HandRolled {
         ]
     }
 
-    fn is_error_code_ctor(&self, _imports: &Imports, _path: &[String]) -> bool {
+    fn is_error_code_ctor(&self, _imports: &Imports, _path: &[Name]) -> bool {
         false
     }
 
@@ -102,7 +103,7 @@ impl Sdk for HandRolled {
     }
 
     /// Reading the process's stdin is where such a server starts serving.
-    fn is_stdio_transport(&self, imports: &Imports, path: &[String]) -> bool {
+    fn is_stdio_transport(&self, imports: &Imports, path: &[Name]) -> bool {
         let resolved = imports.resolve_segments(path);
         resolved.last().is_some_and(|l| l == "stdin")
             && resolved
@@ -110,7 +111,7 @@ impl Sdk for HandRolled {
                 .is_some_and(|r| r == "std" || r == "tokio" || r == "io")
     }
 
-    fn is_stdio_pair(&self, _imports: &Imports, _a: &[String], _b: &[String]) -> bool {
+    fn is_stdio_pair(&self, _imports: &Imports, _a: &[Name], _b: &[Name]) -> bool {
         false
     }
 

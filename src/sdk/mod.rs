@@ -14,6 +14,7 @@ pub mod tower_mcp;
 pub mod turbomcp;
 pub mod ultrafast_mcp;
 
+use crate::model::ir::Name;
 use crate::model::resolve::{Imports, Ty};
 use crate::workspace::{Package, Version};
 
@@ -115,16 +116,16 @@ pub trait Sdk: Send + Sync {
     fn is_protocol_error_type(&self, ty: &Ty) -> bool;
 
     /// Classifies a call `path(..)` that builds a protocol error.
-    fn error_ctor(&self, imports: &Imports, path: &[String]) -> Option<ErrorCtor>;
+    fn error_ctor(&self, imports: &Imports, path: &[Name]) -> Option<ErrorCtor>;
 
     /// Whether `path(..)` is the SDK's own argument parsing, whose failure is a -32602 protocol
     /// error (rmcp's `parse_json_object`).
-    fn parses_arguments(&self, _imports: &Imports, _path: &[String]) -> bool {
+    fn parses_arguments(&self, _imports: &Imports, _path: &[Name]) -> bool {
         false
     }
 
     /// Whether `path(..)` builds a *successful* tool result (`CallToolResult::success`).
-    fn is_success_result_ctor(&self, imports: &Imports, path: &[String]) -> bool;
+    fn is_success_result_ctor(&self, imports: &Imports, path: &[Name]) -> bool;
 
     /// Whether the server writes its JSON-RPC responses to stdout itself (hand-rolled servers),
     /// so a write of nothing but the serialized message is the transport.
@@ -190,13 +191,13 @@ pub trait Sdk: Send + Sync {
     }
 
     /// Whether `path(..)` builds an error tool result (`CallToolResult::error`).
-    fn is_error_result_ctor(&self, imports: &Imports, path: &[String]) -> bool;
+    fn is_error_result_ctor(&self, imports: &Imports, path: &[Name]) -> bool;
 
     /// Whether `path(..)` wraps text into content (`Content::text`, `ContentBlock::text`).
-    fn is_text_content_ctor(&self, imports: &Imports, path: &[String]) -> bool;
+    fn is_text_content_ctor(&self, imports: &Imports, path: &[Name]) -> bool;
 
     /// Whether `path` names the SDK's error-code type (`ErrorCode(..)`).
-    fn is_error_code_ctor(&self, imports: &Imports, path: &[String]) -> bool;
+    fn is_error_code_ctor(&self, imports: &Imports, path: &[Name]) -> bool;
 
     /// Names of error structs whose `code` field is a JSON-RPC error code
     /// (`RpcError { code: -32050, .. }`).
@@ -205,10 +206,10 @@ pub trait Sdk: Send + Sync {
     }
 
     /// Whether the call `path(args)` creates a stdio server transport.
-    fn is_stdio_transport(&self, imports: &Imports, path: &[String]) -> bool;
+    fn is_stdio_transport(&self, imports: &Imports, path: &[Name]) -> bool;
 
     /// Whether `(a(), b())` passed as a transport is the process's stdin and stdout.
-    fn is_stdio_pair(&self, imports: &Imports, a: &[String], b: &[String]) -> bool;
+    fn is_stdio_pair(&self, imports: &Imports, a: &[Name], b: &[Name]) -> bool;
 
     /// Whether the SDK itself turns argument deserialization failures into `isError` results
     /// for tools with this role.
@@ -240,7 +241,7 @@ pub fn is_resource_read_handler(name: &str) -> bool {
 
 /// `Type::method` as written → the type's resolved path and the method name
 /// (`McpError::invalid_params` → `(["rmcp", "ErrorData"], "invalid_params")`).
-pub(crate) fn assoc<'p>(imports: &Imports, path: &'p [String]) -> Option<(Vec<String>, &'p str)> {
+pub(crate) fn assoc<'p>(imports: &Imports, path: &'p [Name]) -> Option<(Vec<Name>, &'p str)> {
     let (method, ty) = path.split_last()?;
     if ty.is_empty() {
         return None;

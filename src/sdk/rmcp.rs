@@ -5,6 +5,7 @@
 //! `Parameters<T>` failures, and the 2.0 rename of `Content` to `ContentBlock`.
 
 use super::{Channel, ErrorCtor, ImplContext, Role, Sdk, has_attr};
+use crate::model::ir::Name;
 use crate::model::resolve::{Imports, Ty};
 use crate::workspace::Version;
 
@@ -33,7 +34,7 @@ impl Rmcp {
         self.version.is_some_and(|v| v >= Version(major, minor, 0))
     }
 
-    fn is_rmcp_path(&self, imports: &Imports, path: &[String], targets: &[&[&str]]) -> bool {
+    fn is_rmcp_path(&self, imports: &Imports, path: &[Name], targets: &[&[&str]]) -> bool {
         imports.names_any(path, targets)
     }
 }
@@ -121,14 +122,14 @@ impl Sdk for Rmcp {
     fn is_protocol_error_type(&self, ty: &Ty) -> bool {
         match ty {
             Ty::Path { path, .. } => {
-                let p: Vec<&str> = path.iter().map(String::as_str).collect();
+                let p: Vec<&str> = path.iter().map(Name::as_str).collect();
                 ERROR_DATA_PATHS.contains(&p.as_slice()) || p == ["ErrorData"]
             }
             _ => false,
         }
     }
 
-    fn error_ctor(&self, imports: &Imports, path: &[String]) -> Option<ErrorCtor> {
+    fn error_ctor(&self, imports: &Imports, path: &[Name]) -> Option<ErrorCtor> {
         let (ty, method) = super::assoc(imports, path)?;
         if !self.is_protocol_error_type(&Ty::Path {
             path: ty,
@@ -145,13 +146,13 @@ impl Sdk for Rmcp {
         })
     }
 
-    fn parses_arguments(&self, imports: &Imports, path: &[String]) -> bool {
+    fn parses_arguments(&self, imports: &Imports, path: &[Name]) -> bool {
         let resolved = imports.resolve_segments(path);
         resolved.last().is_some_and(|l| l == "parse_json_object")
             && (path.len() == 1 || resolved.first().is_some_and(|r| r == "rmcp"))
     }
 
-    fn is_success_result_ctor(&self, imports: &Imports, path: &[String]) -> bool {
+    fn is_success_result_ctor(&self, imports: &Imports, path: &[Name]) -> bool {
         matches!(super::assoc(imports, path), Some((ty, "success" | "structured"))
             if ty.last().is_some_and(|s| s == "CallToolResult"))
     }
@@ -164,24 +165,24 @@ impl Sdk for Rmcp {
         }
     }
 
-    fn is_error_result_ctor(&self, imports: &Imports, path: &[String]) -> bool {
+    fn is_error_result_ctor(&self, imports: &Imports, path: &[Name]) -> bool {
         matches!(super::assoc(imports, path), Some((ty, "error" | "structured_error"))
             if ty.last().is_some_and(|s| s == "CallToolResult"))
     }
 
-    fn is_text_content_ctor(&self, imports: &Imports, path: &[String]) -> bool {
+    fn is_text_content_ctor(&self, imports: &Imports, path: &[Name]) -> bool {
         matches!(super::assoc(imports, path), Some((ty, "text"))
             if ty.last().is_some_and(|s| s == "Content" || s == "ContentBlock" || s == "RawContent"))
     }
 
-    fn is_error_code_ctor(&self, imports: &Imports, path: &[String]) -> bool {
+    fn is_error_code_ctor(&self, imports: &Imports, path: &[Name]) -> bool {
         let resolved = imports.resolve_segments(path);
         resolved.last().is_some_and(|s| s == "ErrorCode")
             && (resolved.first().is_some_and(|s| s == "rmcp")
                 || self.is_rmcp_path(imports, path, &[&["rmcp", "model", "ErrorCode"]]))
     }
 
-    fn is_stdio_transport(&self, imports: &Imports, path: &[String]) -> bool {
+    fn is_stdio_transport(&self, imports: &Imports, path: &[Name]) -> bool {
         let resolved = imports.resolve_segments(path);
         let Some(last) = resolved.last() else {
             return false;
@@ -200,8 +201,8 @@ impl Sdk for Rmcp {
                 ))
     }
 
-    fn is_stdio_pair(&self, imports: &Imports, a: &[String], b: &[String]) -> bool {
-        let is = |path: &[String], name: &str| {
+    fn is_stdio_pair(&self, imports: &Imports, a: &[Name], b: &[Name]) -> bool {
+        let is = |path: &[Name], name: &str| {
             let resolved = imports.resolve_segments(path);
             resolved.last().is_some_and(|s| s == name)
                 && resolved

@@ -9,6 +9,7 @@
 
 use super::has_attr;
 use super::{Channel, ErrorCtor, ImplContext, Role, Sdk};
+use crate::model::ir::Name;
 use crate::model::resolve::{Imports, Ty};
 use crate::workspace::Version;
 
@@ -95,9 +96,9 @@ impl Sdk for RustMcpSdk {
         is_rpc_error(ty)
     }
 
-    fn error_ctor(&self, imports: &Imports, path: &[String]) -> Option<ErrorCtor> {
+    fn error_ctor(&self, imports: &Imports, path: &[Name]) -> Option<ErrorCtor> {
         let (ty, method) = super::assoc(imports, path)?;
-        if ty.last().map(String::as_str) != Some("RpcError") {
+        if ty.last().map(Name::as_str) != Some("RpcError") {
             return None;
         }
         Some(match method {
@@ -109,22 +110,22 @@ impl Sdk for RustMcpSdk {
         })
     }
 
-    fn is_success_result_ctor(&self, imports: &Imports, path: &[String]) -> bool {
+    fn is_success_result_ctor(&self, imports: &Imports, path: &[Name]) -> bool {
         matches!(super::assoc(imports, path), Some((ty, "text_content" | "from_content" | "image_content"))
             if ty.last().is_some_and(|s| s == "CallToolResult"))
     }
 
-    fn is_error_result_ctor(&self, imports: &Imports, path: &[String]) -> bool {
+    fn is_error_result_ctor(&self, imports: &Imports, path: &[Name]) -> bool {
         matches!(super::assoc(imports, path), Some((ty, "with_error"))
             if ty.last().is_some_and(|s| s == "CallToolResult"))
     }
 
-    fn is_text_content_ctor(&self, imports: &Imports, path: &[String]) -> bool {
+    fn is_text_content_ctor(&self, imports: &Imports, path: &[Name]) -> bool {
         matches!(super::assoc(imports, path), Some((ty, "from" | "new"))
             if ty.last().is_some_and(|s| s == "TextContent"))
     }
 
-    fn is_error_code_ctor(&self, _imports: &Imports, _path: &[String]) -> bool {
+    fn is_error_code_ctor(&self, _imports: &Imports, _path: &[Name]) -> bool {
         false
     }
 
@@ -132,12 +133,12 @@ impl Sdk for RustMcpSdk {
         &["RpcError"]
     }
 
-    fn is_stdio_transport(&self, imports: &Imports, path: &[String]) -> bool {
+    fn is_stdio_transport(&self, imports: &Imports, path: &[Name]) -> bool {
         let resolved = imports.resolve_segments(path);
-        resolved.ends_with(&["StdioTransport".to_string(), "new".to_string()])
+        resolved.ends_with(&[Name::new("StdioTransport"), Name::new("new")])
     }
 
-    fn is_stdio_pair(&self, _imports: &Imports, _a: &[String], _b: &[String]) -> bool {
+    fn is_stdio_pair(&self, _imports: &Imports, _a: &[Name], _b: &[Name]) -> bool {
         false
     }
 

@@ -4,6 +4,7 @@
 
 use super::has_attr;
 use super::{Channel, ErrorCtor, ImplContext, Role, Sdk};
+use crate::model::ir::Name;
 use crate::model::resolve::{Imports, Ty};
 use crate::workspace::Version;
 
@@ -68,7 +69,7 @@ impl TableSdk {
         }
     }
 
-    fn is_ctor(&self, imports: &Imports, path: &[String], table: &[(&str, &str)]) -> bool {
+    fn is_ctor(&self, imports: &Imports, path: &[Name], table: &[(&str, &str)]) -> bool {
         super::assoc(imports, path).is_some_and(|(ty, method)| {
             ty.last()
                 .is_some_and(|t| table.iter().any(|(tt, m)| tt == t && *m == method))
@@ -103,7 +104,7 @@ impl Sdk for TableSdk {
         }
         if let Some(trait_path) = implementation.and_then(|i| i.trait_path.as_ref()) {
             let segments = trait_path.clone();
-            let trait_name = segments.last().map(String::as_str).unwrap_or_default();
+            let trait_name = segments.last().map(Name::as_str).unwrap_or_default();
             // Same-named traits exist in other crates and in user code: the trait must come
             // from this SDK.
             if imports.may_come_from(&segments, self.spec.krate)
@@ -142,7 +143,7 @@ impl Sdk for TableSdk {
         self.spec.tool_channel == Channel::Protocol && self.is_error_type(ty)
     }
 
-    fn error_ctor(&self, imports: &Imports, path: &[String]) -> Option<ErrorCtor> {
+    fn error_ctor(&self, imports: &Imports, path: &[Name]) -> Option<ErrorCtor> {
         let (ty, method) = super::assoc(imports, path)?;
         let ty_name = ty.last()?;
         if !self.spec.error_types.contains(&ty_name.as_str()) {
@@ -161,15 +162,15 @@ impl Sdk for TableSdk {
         })
     }
 
-    fn is_success_result_ctor(&self, imports: &Imports, path: &[String]) -> bool {
+    fn is_success_result_ctor(&self, imports: &Imports, path: &[Name]) -> bool {
         self.is_ctor(imports, path, self.spec.success_ctors)
     }
 
-    fn is_error_result_ctor(&self, imports: &Imports, path: &[String]) -> bool {
+    fn is_error_result_ctor(&self, imports: &Imports, path: &[Name]) -> bool {
         self.is_ctor(imports, path, self.spec.error_result_ctors)
     }
 
-    fn is_text_content_ctor(&self, imports: &Imports, path: &[String]) -> bool {
+    fn is_text_content_ctor(&self, imports: &Imports, path: &[Name]) -> bool {
         self.is_ctor(imports, path, self.spec.text_ctors)
     }
 
@@ -177,7 +178,7 @@ impl Sdk for TableSdk {
         self.spec.result_types
     }
 
-    fn is_error_code_ctor(&self, imports: &Imports, path: &[String]) -> bool {
+    fn is_error_code_ctor(&self, imports: &Imports, path: &[Name]) -> bool {
         let Some(ty) = self.spec.error_code_type else {
             return false;
         };
@@ -185,7 +186,7 @@ impl Sdk for TableSdk {
         resolved.last().is_some_and(|l| l == ty) && imports.may_come_from(path, self.spec.krate)
     }
 
-    fn is_stdio_transport(&self, imports: &Imports, path: &[String]) -> bool {
+    fn is_stdio_transport(&self, imports: &Imports, path: &[Name]) -> bool {
         let resolved = imports.resolve_segments(path);
         let n = resolved.len();
         self.spec
@@ -202,7 +203,7 @@ impl Sdk for TableSdk {
         self.spec.stdio_methods.contains(&method)
     }
 
-    fn is_stdio_pair(&self, _imports: &Imports, _a: &[String], _b: &[String]) -> bool {
+    fn is_stdio_pair(&self, _imports: &Imports, _a: &[Name], _b: &[Name]) -> bool {
         false
     }
 

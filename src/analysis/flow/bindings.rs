@@ -44,7 +44,7 @@ impl Flow<'_, '_> {
                 self.add_to_local(*local, v);
             }
             PatKind::TupleStruct { path, elems } => {
-                let last = path.last().map(String::as_str).unwrap_or_default();
+                let last = path.last().map(Name::as_str).unwrap_or_default();
                 let inner = match last {
                     "Ok" | "Some" => v.success(),
                     "Err" => {

@@ -21,7 +21,7 @@ impl Flow<'_, '_> {
             }
             return v;
         };
-        let last = path.last().map(String::as_str).unwrap_or_default();
+        let last = path.last().map(Name::as_str).unwrap_or_default();
         let guard =
             last == "catch_unwind" || self.env.config.panic_guards.iter().any(|g| g == last);
         let vals = self.args_within(id, args, guard);
@@ -86,7 +86,7 @@ impl Flow<'_, '_> {
     pub(super) fn sdk_call(
         &mut self,
         id: ExprId,
-        path: &[String],
+        path: &[Name],
         args: &[ExprId],
         vals: &[Val],
     ) -> Option<Val> {
@@ -197,12 +197,12 @@ impl Flow<'_, '_> {
     pub(super) fn std_call(
         &mut self,
         id: ExprId,
-        path: &[String],
+        path: &[Name],
         args: &[ExprId],
         vals: &[Val],
     ) -> Option<Val> {
         let resolved = self.imports.resolve_segments(path);
-        let r: Vec<&str> = resolved.iter().map(String::as_str).collect();
+        let r: Vec<&str> = resolved.iter().map(Name::as_str).collect();
         let first = || vals.first().cloned().unwrap_or_default();
         let n = r.len();
         let last = *r.last()?;

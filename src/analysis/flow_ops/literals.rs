@@ -6,13 +6,13 @@ impl Flow<'_, '_> {
     pub fn struct_lit(
         &mut self,
         id: ExprId,
-        path: &[String],
-        fields: &[(String, ExprId)],
+        path: &[Name],
+        fields: &[(Name, ExprId)],
         rest: Option<ExprId>,
     ) -> Val {
         let body = self.body;
-        let name = path.last().map(String::as_str).unwrap_or_default();
-        let vals: Vec<(String, Val)> = fields
+        let name = path.last().map(Name::as_str).unwrap_or_default();
+        let vals: Vec<(Name, Val)> = fields
             .iter()
             .map(|(n, e)| (n.clone(), self.eval(*e)))
             .collect();

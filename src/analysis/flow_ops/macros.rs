@@ -38,7 +38,7 @@ impl Flow<'_, '_> {
                     self.site(id),
                     span,
                     StdoutKind::Print {
-                        name: m.name.clone(),
+                        name: m.name.to_string(),
                         name_span,
                         bare,
                     },

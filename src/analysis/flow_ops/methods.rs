@@ -35,7 +35,7 @@ impl Flow<'_, '_> {
                     return self.apply_summaries(id, &targets, params);
                 }
                 // `Into::into`, `ToString::to_string`, `String::from`: the value itself.
-                let last = path.last().map(String::as_str).unwrap_or_default();
+                let last = path.last().map(Name::as_str).unwrap_or_default();
                 if matches!(last, "into" | "from" | "to_string" | "new") {
                     return params
                         .first()

@@ -89,7 +89,7 @@ impl Flow<'_, '_> {
                 let (func, expr) = (o.site.func, o.site.expr);
                 let def = self.env.program.def(func);
                 let const_name = match &def.body.expr(expr).kind {
-                    ExprKind::Path(p) => p.last().cloned(),
+                    ExprKind::Path(p) => p.last().map(Name::to_string),
                     _ => None,
                 };
                 let at = o.via.unwrap_or(o.site);

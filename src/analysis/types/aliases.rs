@@ -2,6 +2,7 @@
 //! steps and type nodes: an alias chain or a type that doubles at each step stops early.
 
 use super::*;
+use crate::model::ir::Name;
 
 /// Alias expansion stops after this many steps or this many type nodes.
 const ALIAS_DEPTH: u32 = 8;
@@ -71,7 +72,7 @@ impl<'a> TypeTable<'a> {
     }
 
     /// The crate-local alias a path names (a bare name or one from `crate`/`self`/`super`).
-    fn local_alias(&self, path: &[String]) -> Option<&'a TypeAlias> {
+    fn local_alias(&self, path: &[Name]) -> Option<&'a TypeAlias> {
         let local = path.len() == 1
             || path
                 .first()
@@ -131,7 +132,7 @@ fn size_up_to(ty: &Ty, limit: usize) -> usize {
     count
 }
 
-fn substitute(ty: &Ty, params: &[String], args: &[Ty], budget: &mut Budget) -> Ty {
+fn substitute(ty: &Ty, params: &[Name], args: &[Ty], budget: &mut Budget) -> Ty {
     if !budget.charge(1) {
         return Ty::Other;
     }

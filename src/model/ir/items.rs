@@ -6,13 +6,13 @@ use super::*;
 /// An attribute: its path and its arguments as text.
 #[derive(Clone, Debug)]
 pub struct Attr {
-    pub path: Vec<String>,
+    pub path: Vec<Name>,
     pub args: String,
 }
 
 impl Attr {
     pub fn name(&self) -> &str {
-        self.path.last().map_or("", String::as_str)
+        self.path.last().map_or("", Name::as_str)
     }
 }
 
@@ -23,7 +23,7 @@ pub fn has_attr(attrs: &[Attr], name: &str) -> bool {
 #[derive(Clone, Debug)]
 pub struct Param {
     /// The binding's name for a plain `name: T` parameter.
-    pub name: Option<String>,
+    pub name: Option<Name>,
     pub pat: PatId,
     pub ty: Ty,
     pub attrs: Vec<Attr>,
@@ -32,8 +32,8 @@ pub struct Param {
 /// A generic parameter and the traits it is bound by (`T: Tool + Send`, where clauses).
 #[derive(Clone, Debug)]
 pub struct Generic {
-    pub name: String,
-    pub bounds: Vec<String>,
+    pub name: Name,
+    pub bounds: Vec<Name>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,12 +50,12 @@ pub enum FnKind {
 
 #[derive(Clone, Debug)]
 pub struct FnDef {
-    pub name: String,
+    pub name: Name,
     pub name_span: Sp,
     pub kind: FnKind,
     /// The `Self` type's name for methods, the trait's name for default methods.
-    pub owner: Option<String>,
-    pub module: Vec<String>,
+    pub owner: Option<Name>,
+    pub module: Vec<Name>,
     pub attrs: Vec<Attr>,
     pub has_receiver: bool,
     pub params: Vec<Param>,
@@ -69,44 +69,44 @@ pub struct FnDef {
 pub struct ImplDef {
     pub self_ty: Ty,
     /// The last segment of the `Self` type's path.
-    pub self_name: Option<String>,
+    pub self_name: Option<Name>,
     /// The trait's path as written (`rmcp::ServerHandler`), for trait impls.
-    pub trait_path: Option<Vec<String>>,
+    pub trait_path: Option<Vec<Name>>,
     pub attrs: Vec<Attr>,
     pub generics: Vec<Generic>,
-    pub module: Vec<String>,
+    pub module: Vec<Name>,
     /// Associated types (`type Args = FooArgs;`).
-    pub assoc_types: Vec<(String, Ty)>,
+    pub assoc_types: Vec<(Name, Ty)>,
 }
 
 #[derive(Clone, Debug)]
 pub struct TraitDef {
-    pub name: String,
-    pub module: Vec<String>,
+    pub name: Name,
+    pub module: Vec<Name>,
     /// Method names the trait declares (provided or not).
-    pub methods: Vec<String>,
+    pub methods: Vec<Name>,
 }
 
 #[derive(Clone, Debug)]
 pub struct StructDef {
-    pub name: String,
-    pub module: Vec<String>,
+    pub name: Name,
+    pub module: Vec<Name>,
     /// Named fields (`a: T`) and tuple fields (`0: T`).
-    pub fields: Vec<(String, Ty)>,
-    pub generics: Vec<String>,
+    pub fields: Vec<(Name, Ty)>,
+    pub generics: Vec<Name>,
 }
 
 #[derive(Clone, Debug)]
 pub struct TypeAlias {
-    pub name: String,
-    pub params: Vec<String>,
+    pub name: Name,
+    pub params: Vec<Name>,
     pub target: Ty,
 }
 
 #[derive(Clone, Debug)]
 pub struct ConstDef {
-    pub name: String,
-    pub module: Vec<String>,
+    pub name: Name,
+    pub module: Vec<Name>,
     pub span: Sp,
     pub ty: Ty,
     /// The value, when it is an integer literal.
@@ -118,11 +118,11 @@ pub struct ConstDef {
 /// A `macro_rules!` of the crate: what its expansions may call.
 #[derive(Clone, Debug)]
 pub struct MacroRulesDef {
-    pub name: String,
-    pub module: Vec<String>,
+    pub name: Name,
+    pub module: Vec<Name>,
     /// Names called in its transcribers (`helper(..)`, `.method(..)`, `Type::f(..)`).
-    pub calls: Vec<Vec<String>>,
-    pub method_calls: Vec<String>,
+    pub calls: Vec<Vec<Name>>,
+    pub method_calls: Vec<Name>,
 }
 
 /// A part of the file that was not modelled, with the reason.
@@ -136,13 +136,13 @@ pub struct Incomplete {
 #[derive(Debug)]
 pub struct FileIr {
     pub file: FileId,
-    pub module: Vec<String>,
+    pub module: Vec<Name>,
     pub imports: Imports,
     pub fns: Vec<FnDef>,
     pub impls: Vec<ImplDef>,
     pub traits: Vec<TraitDef>,
     pub structs: Vec<StructDef>,
-    pub enums: Vec<(String, Vec<String>)>,
+    pub enums: Vec<(Name, Vec<Name>)>,
     pub aliases: Vec<TypeAlias>,
     pub consts: Vec<ConstDef>,
     pub macros: Vec<MacroRulesDef>,

@@ -2,6 +2,7 @@
 //! (`a.b().c?.await`) and binary operators, so a long chain costs no stack.
 
 use super::*;
+use smol_str::ToSmolStr;
 
 impl<'s> BodyCx<'_, 's> {
     pub(super) fn path_expr(&mut self, p: &syn::ExprPath) -> ExprId {
@@ -9,7 +10,7 @@ impl<'s> BodyCx<'_, 's> {
         if p.qself.is_none()
             && let Some(ident) = p.path.get_ident()
         {
-            let name = ident.to_string();
+            let name = ident.to_smolstr();
             if name == "self" {
                 return self.push(ExprKind::SelfValue, span);
             }
@@ -79,7 +80,7 @@ impl<'s> BodyCx<'_, 's> {
                     self.push(
                         ExprKind::MethodCall {
                             receiver: id,
-                            method: m.method.to_string(),
+                            method: m.method.to_smolstr(),
                             method_span: sp(m.method.span()),
                             args,
                         },
@@ -102,8 +103,8 @@ impl<'s> BodyCx<'_, 's> {
                 }
                 Link::Field(f) => {
                     let (member, end) = match &f.member {
-                        syn::Member::Named(n) => (n.to_string(), sp(n.span()).end),
-                        syn::Member::Unnamed(i) => (i.index.to_string(), sp(i.span).end),
+                        syn::Member::Named(n) => (n.to_smolstr(), sp(n.span()).end),
+                        syn::Member::Unnamed(i) => (i.index.to_smolstr(), sp(i.span).end),
                     };
                     self.push(ExprKind::Field { base: id, member }, Sp { start, end })
                 }

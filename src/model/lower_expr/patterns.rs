@@ -1,6 +1,7 @@
 //! Patterns → IR: each binding becomes a local of the current scope.
 
 use super::*;
+use smol_str::ToSmolStr;
 
 impl<'s> BodyCx<'_, 's> {
     /// Lowers a pattern parsed out of macro tokens (`matches!(x, P)`).
@@ -36,7 +37,7 @@ impl<'s> BodyCx<'_, 's> {
         match p {
             P::Ident(i) => {
                 let span = sp(i.ident.span());
-                let name = i.ident.to_string();
+                let name = i.ident.to_smolstr();
                 let constant_like = i.subpat.is_none()
                     && i.by_ref.is_none()
                     && i.mutability.is_none()
@@ -82,8 +83,8 @@ impl<'s> BodyCx<'_, 's> {
                 let mut fields = Vec::new();
                 for f in &s.fields {
                     let name = match &f.member {
-                        syn::Member::Named(n) => n.to_string(),
-                        syn::Member::Unnamed(i) => i.index.to_string(),
+                        syn::Member::Named(n) => n.to_smolstr(),
+                        syn::Member::Unnamed(i) => i.index.to_smolstr(),
                     };
                     fields.push((name, self.pat(&f.pat)));
                 }

@@ -2,6 +2,7 @@
 //! `name = value` arguments, and which token chunks can be parsed as expressions.
 
 use super::*;
+use smol_str::ToSmolStr;
 
 /// Splits a token stream at top-level separators: `,`, and `=>` when `arrows` is set.
 pub(super) fn split(tokens: TokenStream, arrows: bool) -> Vec<Vec<TokenTree>> {
@@ -37,7 +38,7 @@ pub(super) fn split(tokens: TokenStream, arrows: bool) -> Vec<Vec<TokenTree>> {
 /// Keywords that are not expressions on their own, or that the parser reads differently
 /// (`self` and `true` are expressions but parse as such anyway).
 pub(super) fn is_keyword(name: &proc_macro2::Ident) -> bool {
-    let name = name.to_string();
+    let name = name.to_smolstr();
     matches!(
         name.as_str(),
         "as" | "async"
@@ -108,12 +109,12 @@ pub(super) fn is_string_literal(chunk: &[TokenTree]) -> bool {
 
 /// `name = value` (a named format argument or a `tracing` field): the name and the value's
 /// tokens. Also strips `tracing`'s `%` and `?` sigils.
-pub(super) fn named(chunk: &[TokenTree]) -> (Option<String>, &[TokenTree]) {
+pub(super) fn named(chunk: &[TokenTree]) -> (Option<Name>, &[TokenTree]) {
     if let [TokenTree::Ident(name), TokenTree::Punct(eq), rest @ ..] = chunk
         && eq.as_char() == '='
         && eq.spacing() == Spacing::Alone
     {
-        return (Some(name.to_string()), strip_sigil(rest));
+        return (Some(name.to_smolstr()), strip_sigil(rest));
     }
     (None, strip_sigil(chunk))
 }

@@ -64,7 +64,6 @@ fn run(
     jobs: Option<usize>,
     contract: bool,
 ) -> Result<Outcome, String> {
-    crate::alloc::return_freed_pages_at_once();
     let timings = Timings::new();
     let configs = configure(&mut workspace)?;
     let mut warnings: Vec<String> = configs.iter().flat_map(|c| c.warnings.clone()).collect();
@@ -250,6 +249,7 @@ fn analyse_packages(
             }
         }
         store.done(&links[pi]);
+        crate::alloc::give_back_freed_pages();
         store.insert(ahead);
         findings.extend(found_ahead);
     }

@@ -5,7 +5,6 @@
 //! per crate) → lints → sorted, suppressed findings → render. `pipeline` runs the stages;
 //! `driver` runs the command line.
 
-mod alloc;
 pub mod analysis;
 pub mod budget;
 pub mod cli;

@@ -249,7 +249,6 @@ fn analyse_packages(
             }
         }
         store.done(&links[pi]);
-        crate::alloc::give_back_freed_pages();
         store.insert(ahead);
         findings.extend(found_ahead);
     }

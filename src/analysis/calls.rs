@@ -268,7 +268,7 @@ impl Walker<'_, '_> {
 
     fn self_ty(&self) -> Option<Ty> {
         self.def.owner.as_ref().map(|o| Ty::Path {
-            path: vec![o.clone()],
+            path: [o.clone()].into(),
             args: Vec::new(),
         })
     }
@@ -312,7 +312,7 @@ impl Walker<'_, '_> {
                     return None;
                 }
                 // A unit struct's value (`Handler.run()`).
-                match path.as_slice() {
+                match &path[..] {
                     [name] if self.types.is_struct(name) => Some(simple(name)),
                     _ => None,
                 }
@@ -476,7 +476,7 @@ impl Walker<'_, '_> {
                     first = first.or(t);
                 }
                 first.map(|t| Ty::Path {
-                    path: vec!["Vec".into()],
+                    path: [Name::new("Vec")].into(),
                     args: vec![t],
                 })
             }

@@ -187,7 +187,7 @@ pub(super) const SAME_TYPE: &[&str] = &[
 
 pub(super) fn simple(name: &str) -> Ty {
     Ty::Path {
-        path: vec![Name::new(name)],
+        path: [Name::new(name)].into(),
         args: Vec::new(),
     }
 }
@@ -233,7 +233,7 @@ pub(super) fn constructed_type(
 
 pub(super) fn wrap(name: &str, inner: Ty) -> Ty {
     Ty::Path {
-        path: vec![Name::new(name)],
+        path: [Name::new(name)].into(),
         args: vec![inner],
     }
 }

@@ -127,7 +127,7 @@ impl<'a> TypeTable<'a> {
                 (FnKind::Free | FnKind::Nested { .. }, _) => {
                     t.free.entry(&def.name).or_default().push(id);
                     t.free_at
-                        .entry((&def.name, def.module.as_slice()))
+                        .entry((&def.name, &def.module[..]))
                         .or_default()
                         .push(id);
                 }
@@ -308,7 +308,7 @@ impl<'a> TypeTable<'a> {
         let module_of = |id: FnId| &program.def(id).module;
         let this_crate = def.module.first().cloned().unwrap_or_default();
         let wanted: Vec<Name> = match prefix.first().map(Name::as_str) {
-            None => def.module.clone(),
+            None => def.module.to_vec(),
             Some(root) if EXTERNAL_ROOTS.contains(&root) => return Vec::new(),
             Some("crate") => std::iter::once(this_crate)
                 .chain(prefix[1..].iter().cloned())
@@ -320,7 +320,7 @@ impl<'a> TypeTable<'a> {
                 .chain(prefix[1..].iter().cloned())
                 .collect(),
             Some("super") => {
-                let mut m = def.module.clone();
+                let mut m = def.module.to_vec();
                 for seg in prefix {
                     if seg == "super" {
                         m.pop();
@@ -483,7 +483,7 @@ pub fn with_self(ty: &Ty, owner: Option<&str>) -> Ty {
     match (ty, owner) {
         (Ty::Path { path, args }, Some(owner)) => {
             let path = if path.len() == 1 && path[0] == "Self" {
-                vec![Name::new(owner)]
+                [Name::new(owner)].into()
             } else {
                 path.clone()
             };

@@ -6,6 +6,7 @@
 //! their own. Macro arguments are parsed where they are expressions (`format!`, `json!`,
 //! `vec!`, `tracing::info!`, unknown macros). Nothing here knows an SDK or a lint.
 
+pub use super::intern::ItemPath;
 use super::resolve::{Imports, Ty};
 use crate::diagnostic::FileId;
 
@@ -110,7 +111,7 @@ pub enum ExprKind {
     Lit(Lit),
     Local(LocalId),
     /// A path to an item (fn, const, unit struct, variant), as written.
-    Path(Vec<Name>),
+    Path(ItemPath),
     SelfValue,
     Call {
         func: ExprId,
@@ -191,7 +192,7 @@ pub enum ExprKind {
     Break(Option<ExprId>),
     Continue,
     Struct {
-        path: Vec<Name>,
+        path: ItemPath,
         fields: Vec<(Name, ExprId)>,
         rest: Option<ExprId>,
     },
@@ -224,13 +225,13 @@ pub enum PatKind {
     Lit(Lit),
     Range,
     /// A unit variant, unit struct or constant.
-    Path(Vec<Name>),
+    Path(ItemPath),
     TupleStruct {
-        path: Vec<Name>,
+        path: ItemPath,
         elems: Vec<PatId>,
     },
     Struct {
-        path: Vec<Name>,
+        path: ItemPath,
         fields: Vec<(Name, PatId)>,
     },
     Tuple(Vec<PatId>),
@@ -310,7 +311,7 @@ pub struct JsonMember {
 #[derive(Clone, Debug)]
 pub struct MacroCall {
     /// The macro's path as written (`tracing::info`).
-    pub path: Vec<Name>,
+    pub path: ItemPath,
     pub name: Name,
     pub name_span: Sp,
     /// Arguments that are expressions and not part of the format: `write!`'s destination,

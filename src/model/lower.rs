@@ -111,7 +111,7 @@ fn generics_of(imports: &Imports, generics: &syn::Generics) -> Vec<Generic> {
         for pred in &clause.predicates {
             if let syn::WherePredicate::Type(t) = pred
                 && let Ty::Path { path, .. } = imports.ty(&t.bounded_ty)
-                && let [name] = path.as_slice()
+                && let [name] = &path[..]
             {
                 let bounds = trait_names(&t.bounds);
                 match out.iter_mut().find(|g| &g.name == name) {
@@ -299,9 +299,9 @@ impl Lowerer {
                 name_span: span,
                 kind: FnKind::Free,
                 owner: None,
-                module: module.to_vec(),
+                module: crate::model::intern::path(module.to_vec()),
                 attrs: vec![Attr {
-                    path: vec!["const_init".into()],
+                    path: crate::model::intern::path(vec!["const_init".into()]),
                     args: String::new(),
                 }],
                 has_receiver: false,
@@ -458,7 +458,7 @@ impl Lowerer {
             name_span: sp(sig.ident.span()),
             kind: src.kind,
             owner: src.owner,
-            module: module.to_vec(),
+            module: crate::model::intern::path(module.to_vec()),
             attrs: attrs_of(src.attrs),
             has_receiver,
             params,

@@ -3,6 +3,7 @@
 
 mod cfg;
 mod expand;
+pub mod intern;
 pub mod ir;
 pub mod lower;
 mod lower_expr;

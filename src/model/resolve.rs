@@ -6,13 +6,14 @@ use std::collections::HashMap;
 
 use smol_str::ToSmolStr;
 
+use super::intern::{self, ItemPath};
 use super::ir::Name;
 
 /// A type as written, with every path resolved through the file's imports.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ty {
     Path {
-        path: Vec<Name>,
+        path: ItemPath,
         args: Vec<Ty>,
     },
     Tuple(Vec<Ty>),
@@ -193,12 +194,12 @@ impl Imports {
         Cow::Owned(self.canonical(segments.to_vec()))
     }
 
-    pub fn resolve(&self, path: &syn::Path) -> Vec<Name> {
+    pub fn resolve(&self, path: &syn::Path) -> ItemPath {
         let segments: Vec<Name> = path.segments.iter().map(|s| s.ident.to_smolstr()).collect();
-        match self.resolve_segments(&segments) {
+        intern::path(match self.resolve_segments(&segments) {
             Cow::Borrowed(_) => segments,
             Cow::Owned(resolved) => resolved,
-        }
+        })
     }
 
     /// Full paths a single name may come from through glob imports.
@@ -288,11 +289,11 @@ impl Imports {
                 .map(ty_in)
                 .unwrap_or_else(|| Ty::Traits(trait_names(&t.bounds))),
             syn::Type::Slice(s) => Ty::Path {
-                path: vec!["[]".into()],
+                path: intern::path(vec!["[]".into()]),
                 args: vec![ty_in(&s.elem)],
             },
             syn::Type::Array(a) => Ty::Path {
-                path: vec!["[]".into()],
+                path: intern::path(vec!["[]".into()]),
                 args: vec![ty_in(&a.elem)],
             },
             _ => Ty::Other,
@@ -344,8 +345,8 @@ pub fn trait_names(
 }
 
 /// The segment names of a path as written.
-pub fn segments(path: &syn::Path) -> Vec<Name> {
-    path.segments.iter().map(|s| s.ident.to_smolstr()).collect()
+pub fn segments(path: &syn::Path) -> ItemPath {
+    intern::path(path.segments.iter().map(|s| s.ident.to_smolstr()).collect())
 }
 
 #[cfg(test)]

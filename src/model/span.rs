@@ -45,7 +45,7 @@ pub fn with_file<T>(text: &str, f: impl FnOnce() -> T) -> T {
         wide,
     };
     let previous = INDEX.with(|i| i.borrow_mut().replace(index));
-    let out = f();
+    let out = super::intern::scope(f);
     INDEX.with(|i| *i.borrow_mut() = previous);
     out
 }

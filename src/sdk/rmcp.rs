@@ -132,7 +132,7 @@ impl Sdk for Rmcp {
     fn error_ctor(&self, imports: &Imports, path: &[Name]) -> Option<ErrorCtor> {
         let (ty, method) = super::assoc(imports, path)?;
         if !self.is_protocol_error_type(&Ty::Path {
-            path: ty,
+            path: ty.into(),
             args: Vec::new(),
         }) {
             return None;

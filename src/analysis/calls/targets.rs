@@ -19,7 +19,7 @@ impl Walker<'_, '_> {
         let imports = &self.program.file_ir(self.func).imports;
         let resolved = imports.resolve_segments(path);
         let mut targets = self.types.resolve_path(self.program, self.func, &resolved);
-        if targets.is_empty() && resolved != *path {
+        if targets.is_empty() && *resolved != **path {
             targets = self.types.resolve_path(self.program, self.func, path);
         }
         let guard = path.last().is_some_and(|n| self.is_guard_name(n));
@@ -129,7 +129,7 @@ impl Walker<'_, '_> {
                     return (found, false);
                 }
                 Ty::Path { path, .. } => {
-                    if let [name] = path.as_slice()
+                    if let [name] = &path[..]
                         && let Some(g) = self
                             .def
                             .generics

@@ -6,7 +6,7 @@ use super::*;
 /// An attribute: its path and its arguments as text.
 #[derive(Clone, Debug)]
 pub struct Attr {
-    pub path: Vec<Name>,
+    pub path: ItemPath,
     pub args: String,
 }
 
@@ -55,7 +55,7 @@ pub struct FnDef {
     pub kind: FnKind,
     /// The `Self` type's name for methods, the trait's name for default methods.
     pub owner: Option<Name>,
-    pub module: Vec<Name>,
+    pub module: ItemPath,
     pub attrs: Vec<Attr>,
     pub has_receiver: bool,
     pub params: Vec<Param>,
@@ -71,7 +71,7 @@ pub struct ImplDef {
     /// The last segment of the `Self` type's path.
     pub self_name: Option<Name>,
     /// The trait's path as written (`rmcp::ServerHandler`), for trait impls.
-    pub trait_path: Option<Vec<Name>>,
+    pub trait_path: Option<ItemPath>,
     pub attrs: Vec<Attr>,
     pub generics: Vec<Generic>,
     pub module: Vec<Name>,

@@ -25,10 +25,11 @@ impl<'s> BodyCx<'_, 's> {
                 && let Some(last) = ty.last()
             {
                 let keep = path.len().saturating_sub(1);
-                path = vec![last.clone()]
-                    .into_iter()
-                    .chain(path.split_off(keep))
-                    .collect();
+                path = crate::model::intern::path(
+                    std::iter::once(last.clone())
+                        .chain(path[keep..].iter().cloned())
+                        .collect(),
+                );
             }
         }
         self.push(ExprKind::Path(path), span)

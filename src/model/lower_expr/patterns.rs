@@ -43,7 +43,8 @@ impl<'s> BodyCx<'_, 's> {
                     && i.mutability.is_none()
                     && name.chars().next().is_some_and(char::is_uppercase);
                 if constant_like {
-                    return self.push_pat(PatKind::Path(vec![name]), span);
+                    return self
+                        .push_pat(PatKind::Path(crate::model::intern::path(vec![name])), span);
                 }
                 let sub = i.subpat.as_ref().map(|(_, s)| self.pat(s));
                 let local = self.bind(name, span);

@@ -368,7 +368,7 @@ impl Walker<'_, '_> {
             }
             ExprKind::Cast { expr, ty } => {
                 self.visit(*expr);
-                Some(ty.clone())
+                Some((**ty).clone())
             }
             ExprKind::Block { stmts, tail, .. } => {
                 for stmt in stmts {

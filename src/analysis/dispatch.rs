@@ -202,7 +202,7 @@ fn registrations(a: &Analysis<'_>, own: &[FnId], d: &mut Dispatch) {
             let ExprKind::MethodCall { args, .. } = &e.kind else {
                 continue;
             };
-            let [key, rest @ ..] = args.as_slice() else {
+            let [key, rest @ ..] = &args[..] else {
                 continue;
             };
             if rest.is_empty() || !key_str(body, *key).is_some_and(is_tool_name) {

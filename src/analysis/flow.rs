@@ -297,8 +297,8 @@ impl<'p, 'a> Flow<'p, 'a> {
                 receiver,
                 method,
                 args,
-                method_span,
-            } => self.method_call(id, *receiver, method, *method_span, args),
+                ..
+            } => self.method_call(id, *receiver, method, args),
             ExprKind::Macro(m) => self.macro_call(id, m),
             ExprKind::Field { base, .. } => self.eval(*base),
             ExprKind::Index {

@@ -133,7 +133,7 @@ fn search(body: &Body, e: ExprId) -> Option<Found> {
         return None;
     };
     if method == "read"
-        && let [arg] = args.as_slice()
+        && let [arg] = &args[..]
         && let ExprKind::Ref(buffer) = body.expr(*arg).kind
     {
         return Some(Found {

@@ -276,7 +276,7 @@ fn arg_values(a: &Analysis<'_>, f: FnId, site: u32, serving: &[Place]) -> Vec<Op
         return Vec::new();
     };
     let args = match &body.expr(call.expr).kind {
-        ExprKind::Call { args, .. } | ExprKind::MethodCall { args, .. } => args.as_slice(),
+        ExprKind::Call { args, .. } | ExprKind::MethodCall { args, .. } => &args[..],
         _ => &[],
     };
     let gated = |name: &str| {

@@ -66,9 +66,10 @@ impl<'a> Cx<'a> {
             crate::model::ir::ExprKind::Call { func, .. } => {
                 self.span(site.func, body.expr(*func).span)
             }
-            crate::model::ir::ExprKind::MethodCall { method_span, .. } => {
-                self.span(site.func, *method_span)
-            }
+            kind @ crate::model::ir::ExprKind::MethodCall { .. } => match kind.method_span() {
+                Some(name) => self.span(site.func, name),
+                None => self.site_span(site),
+            },
             _ => self.site_span(site),
         }
     }

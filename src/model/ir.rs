@@ -115,13 +115,15 @@ pub enum ExprKind {
     SelfValue,
     Call {
         func: ExprId,
-        args: Vec<ExprId>,
+        args: Box<[ExprId]>,
     },
     MethodCall {
         receiver: ExprId,
         method: Name,
-        method_span: Sp,
-        args: Vec<ExprId>,
+        /// Where the method's name starts; it ends `method.len()` bytes later (a raw
+        /// identifier's name keeps its `r#`). See [`ExprKind::method_span`].
+        method_at: u32,
+        args: Box<[ExprId]>,
     },
     Macro(Box<MacroCall>),
     Field {
@@ -154,7 +156,7 @@ pub enum ExprKind {
     },
     Cast {
         expr: ExprId,
-        ty: Ty,
+        ty: Box<Ty>,
     },
     Block {
         stmts: Vec<Stmt>,
@@ -193,11 +195,11 @@ pub enum ExprKind {
     Continue,
     Struct {
         path: ItemPath,
-        fields: Vec<(Name, ExprId)>,
+        fields: Box<[(Name, ExprId)]>,
         rest: Option<ExprId>,
     },
-    Tuple(Vec<ExprId>),
-    Array(Vec<ExprId>),
+    Tuple(Box<[ExprId]>),
+    Array(Box<[ExprId]>),
     Range {
         start: Option<ExprId>,
         end: Option<ExprId>,
@@ -206,6 +208,21 @@ pub enum ExprKind {
     },
     /// Not modelled: a verbatim expression, or a part too deep to follow (reported).
     Opaque,
+}
+
+impl ExprKind {
+    /// A method call's name, where it is written.
+    pub fn method_span(&self) -> Option<Sp> {
+        match self {
+            ExprKind::MethodCall {
+                method, method_at, ..
+            } => Some(Sp {
+                start: *method_at,
+                end: *method_at + method.len() as u32,
+            }),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -258,7 +258,10 @@ impl<'i, 's> BodyCx<'i, 's> {
         match e {
             E::Array(a) => {
                 let elems = self.exprs(&a.elems);
-                self.push(ExprKind::Array(elems), delim_sp(&a.bracket_token.span))
+                self.push(
+                    ExprKind::Array(elems.into()),
+                    delim_sp(&a.bracket_token.span),
+                )
             }
             E::Assign(a) => {
                 let place = self.expr(&a.left);
@@ -291,13 +294,25 @@ impl<'i, 's> BodyCx<'i, 's> {
                 let func = self.expr(&c.func);
                 let args = self.exprs(&c.args);
                 let span = self.span_of(func).to(delim_end(&c.paren_token.span));
-                self.push(ExprKind::Call { func, args }, span)
+                self.push(
+                    ExprKind::Call {
+                        func,
+                        args: args.into(),
+                    },
+                    span,
+                )
             }
             E::Cast(c) => {
                 let inner = self.expr(&c.expr);
                 let ty = self.imports.ty(&c.ty);
                 let span = self.span_of(inner).to(sp_end(c.as_token.span));
-                self.push(ExprKind::Cast { expr: inner, ty }, span)
+                self.push(
+                    ExprKind::Cast {
+                        expr: inner,
+                        ty: Box::new(ty),
+                    },
+                    span,
+                )
             }
             E::Closure(c) => self.closure(c),
             E::Const(c) => {
@@ -393,7 +408,7 @@ impl<'i, 's> BodyCx<'i, 's> {
                 let value = self.expr(&r.expr);
                 let len = self.expr(&r.len);
                 self.push(
-                    ExprKind::Array(vec![value, len]),
+                    ExprKind::Array(Box::new([value, len])),
                     delim_sp(&r.bracket_token.span),
                 )
             }
@@ -417,14 +432,21 @@ impl<'i, 's> BodyCx<'i, 's> {
                 }
                 let rest = s.rest.as_ref().map(|r| self.expr(r));
                 let span = path_sp(&s.path).to(delim_end(&s.brace_token.span));
-                self.push(ExprKind::Struct { path, fields, rest }, span)
+                self.push(
+                    ExprKind::Struct {
+                        path,
+                        fields: fields.into(),
+                        rest,
+                    },
+                    span,
+                )
             }
             E::TryBlock(t) => {
                 self.block_expr(&t.block, BlockKind::Plain, Some(sp(t.try_token.span)))
             }
             E::Tuple(t) => {
                 let elems = self.exprs(&t.elems);
-                self.push(ExprKind::Tuple(elems), delim_sp(&t.paren_token.span))
+                self.push(ExprKind::Tuple(elems.into()), delim_sp(&t.paren_token.span))
             }
             E::Unary(u) => {
                 let inner = self.expr(&u.expr);

@@ -85,7 +85,6 @@ impl Flow<'_, '_> {
         id: ExprId,
         receiver: ExprId,
         method: &str,
-        _method_span: Sp,
         args: &[ExprId],
     ) -> Val {
         let body = self.body;

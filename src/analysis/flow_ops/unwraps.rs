@@ -67,12 +67,12 @@ impl Flow<'_, '_> {
         } else {
             None
         };
-        let span = match &body.expr(id).kind {
-            ExprKind::MethodCall { method_span, .. } => Sp {
-                start: method_span.start,
+        let span = match body.expr(id).kind.method_span() {
+            Some(name) => Sp {
+                start: name.start,
                 end: body.expr(id).span.end,
             },
-            _ => body.expr(id).span,
+            None => body.expr(id).span,
         };
         let kind = if method == "expect" {
             PanicKind::Expect

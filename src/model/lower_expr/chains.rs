@@ -78,12 +78,16 @@ impl<'s> BodyCx<'_, 's> {
                 Link::Method(m) => {
                     let args = self.exprs(&m.args);
                     let end = delim_sp(&m.paren_token.span).end;
+                    let method = m.method.to_smolstr();
+                    let name = sp(m.method.span());
+                    // The name's span is as long as its text: only its start is kept.
+                    debug_assert_eq!(name.end - name.start, method.len() as u32, "{method}");
                     self.push(
                         ExprKind::MethodCall {
                             receiver: id,
-                            method: m.method.to_smolstr(),
-                            method_span: sp(m.method.span()),
-                            args,
+                            method,
+                            method_at: name.start,
+                            args: args.into(),
                         },
                         Sp { start, end },
                     )

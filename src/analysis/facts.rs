@@ -158,6 +158,43 @@ pub struct Place {
     pub at: u32,
 }
 
+/// Where a call sits: its stretch of code (an index into [`FnFacts::contexts`]; `u32::MAX`
+/// for a call the walk did not reach) and its byte offset.
+#[derive(Clone, Copy, Debug)]
+pub struct CallPlace {
+    pub context: u32,
+    pub at: u32,
+}
+
+impl Default for CallPlace {
+    fn default() -> Self {
+        CallPlace {
+            context: u32::MAX,
+            at: 0,
+        }
+    }
+}
+
+impl FnFacts {
+    /// Where call site `site` sits.
+    pub fn call_place(&self, site: u32) -> Place {
+        let Some(c) = self.call_places.get(site as usize) else {
+            return Place::default();
+        };
+        match self.contexts.get(c.context as usize) {
+            Some((branch, gates)) => Place {
+                branch: branch.clone(),
+                gates: gates.clone(),
+                at: c.at,
+            },
+            None => Place {
+                at: c.at,
+                ..Place::default()
+            },
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct StdoutSite {
     pub owner: Option<ClosureId>,
@@ -212,8 +249,10 @@ pub struct FnFacts {
     pub fallback_results: Vec<FallbackResult>,
     /// Places that start a stdio server transport.
     pub transports: Vec<(ExprId, Place)>,
-    /// Per call site (as in `Resolved::calls`): where it sits.
-    pub call_places: Vec<Place>,
+    /// Per call site (as in `Resolved::calls`): where it sits. See [`FnFacts::call_place`].
+    pub call_places: Vec<CallPlace>,
+    /// The branch and condition lists the fn's calls sit under, one per stretch of code.
+    pub contexts: Vec<(Arc<[u32]>, Arc<[Gate]>)>,
     pub branches: Vec<BranchInfo>,
     /// Async blocks the fn returns: their exits are the fn's.
     pub returned_async: Vec<ClosureId>,

@@ -39,9 +39,6 @@ pub struct Env<'p, 'a> {
     pub summaries: &'p [Summary],
 }
 
-/// The branch and condition lists that places recorded in one stretch of code share.
-type SharedPlace = (Arc<[u32]>, Arc<[Gate]>);
-
 pub struct Flow<'p, 'a> {
     pub env: &'p Env<'p, 'a>,
     pub resolved: &'p Resolved,
@@ -56,8 +53,9 @@ pub struct Flow<'p, 'a> {
     pub facts: FnFacts,
     pub branch: Vec<u32>,
     pub gates: Vec<Gate>,
-    /// `branch` and `gates` as the places recorded since they last changed share them.
-    shared_place: Option<SharedPlace>,
+    /// The context (in `facts.contexts`) of the places recorded since `branch` and `gates`
+    /// last changed: they share it.
+    shared_place: Option<u32>,
     /// Inside a catch-all match arm; inside one of a `match` on a tool's name.
     pub fallback: u32,
     pub name_fallback: u32,
@@ -121,7 +119,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             grew_after_read: false,
             owner: None,
             facts: FnFacts {
-                call_places: vec![Place::default(); resolved.calls.len()],
+                call_places: vec![CallPlace::default(); resolved.calls.len()],
                 ..FnFacts::default()
             },
             branch: Vec::new(),
@@ -161,14 +159,26 @@ impl<'p, 'a> Flow<'p, 'a> {
     }
 
     pub fn place(&mut self, at: u32) -> Place {
-        let (branch, gates) = self
-            .shared_place
-            .get_or_insert_with(|| (self.branch.as_slice().into(), self.gates.as_slice().into()));
+        let context = self.context();
+        let (branch, gates) = &self.facts.contexts[context as usize];
         Place {
             branch: branch.clone(),
             gates: gates.clone(),
             at,
         }
+    }
+
+    /// The context of the current stretch of code, recorded on first use.
+    fn context(&mut self) -> u32 {
+        if let Some(c) = self.shared_place {
+            return c;
+        }
+        let c = self.facts.contexts.len() as u32;
+        let branch: Arc<[u32]> = self.branch.as_slice().into();
+        let gates: Arc<[Gate]> = self.gates.as_slice().into();
+        self.facts.contexts.push((branch, gates));
+        self.shared_place = Some(c);
+        c
     }
 
     /// To be called whenever `branch` or `gates` change: later places get lists of their own.
@@ -253,7 +263,8 @@ impl<'p, 'a> Flow<'p, 'a> {
         let at = self.body.expr(id).span.start;
         for &i in &indices {
             if (i as usize) < self.facts.call_places.len() {
-                self.facts.call_places[i as usize] = self.place(at);
+                let context = self.context();
+                self.facts.call_places[i as usize] = CallPlace { context, at };
             }
         }
         indices.first().copied()

@@ -83,7 +83,7 @@ impl Stdio {
                 continue;
             }
             for &(caller, func, site) in &callers[n as usize] {
-                let place = a.facts[func as usize].call_places[site as usize].clone();
+                let place = a.facts[func as usize].call_place(site);
                 stdio.serving.entry(caller).or_default().push(place);
                 queue.push_back(caller);
             }
@@ -114,7 +114,7 @@ impl Stdio {
         }
         for &n in self.serving.keys() {
             for e in &a.graph.out[n as usize] {
-                let place = &a.facts[e.func as usize].call_places[e.site as usize];
+                let place = &a.facts[e.func as usize].call_place(e.site);
                 if !self.serving.contains_key(&e.to)
                     && self.on_branch(a, n, place)
                     && !self.gated_off(a, e.func, &place.gates)
@@ -128,7 +128,7 @@ impl Stdio {
                 continue;
             }
             for e in &a.graph.out[n as usize] {
-                let place = &a.facts[e.func as usize].call_places[e.site as usize];
+                let place = &a.facts[e.func as usize].call_place(e.site);
                 if !self.whole[e.to as usize] && !self.gated_off(a, e.func, &place.gates) {
                     queue.push_back(e.to);
                 }
@@ -148,7 +148,7 @@ impl Stdio {
                 continue;
             }
             for e in edges {
-                let place = &a.facts[e.func as usize].call_places[e.site as usize];
+                let place = &a.facts[e.func as usize].call_place(e.site);
                 if !whole && !self.on_branch(a, n, place) {
                     continue;
                 }

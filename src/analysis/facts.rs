@@ -158,6 +158,9 @@ pub struct Place {
     pub at: u32,
 }
 
+/// The branches around a stretch of code and the conditions it runs under.
+pub type Context = (Arc<[u32]>, Arc<[Gate]>);
+
 /// Where a call sits: its stretch of code (an index into [`FnFacts::contexts`]; `u32::MAX`
 /// for a call the walk did not reach) and its byte offset.
 #[derive(Clone, Copy, Debug)]
@@ -252,7 +255,7 @@ pub struct FnFacts {
     /// Per call site (as in `Resolved::calls`): where it sits. See [`FnFacts::call_place`].
     pub call_places: Vec<CallPlace>,
     /// The branch and condition lists the fn's calls sit under, one per stretch of code.
-    pub contexts: Vec<(Arc<[u32]>, Arc<[Gate]>)>,
+    pub contexts: Vec<Context>,
     pub branches: Vec<BranchInfo>,
     /// Async blocks the fn returns: their exits are the fn's.
     pub returned_async: Vec<ClosureId>,

@@ -133,7 +133,7 @@ pub struct Incomplete {
 }
 
 /// Everything the analysis needs from one file.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct FileIr {
     pub file: FileId,
     pub module: Vec<Name>,

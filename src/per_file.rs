@@ -112,3 +112,22 @@ fn first_line(file: &SourceFile, id: FileId, start: usize, end: usize) -> Span {
         end: line_end.max(from),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_kept_ir_has_no_spare_capacity() {
+        let src = "fn a() { let v = vec![1]; f(v, 2, 3); }\nfn b() {}\nfn c() {}\n";
+        let file = SourceFile::new("src/lib.rs".into(), "src/lib.rs".into(), src.into());
+        let lowered = lower(&file, 0, |ast| {
+            crate::model::lower::lower_file(0, Vec::new(), ast, &Default::default())
+        });
+        let ir = lowered.ir.expect("the file lowers");
+        assert_eq!(ir.fns.len(), 3);
+        assert_eq!(ir.fns.capacity(), ir.fns.len());
+        let body = &ir.fns[0].body;
+        assert_eq!(body.exprs.capacity(), body.exprs.len());
+    }
+}

@@ -34,6 +34,9 @@ fn guarded(run: impl FnOnce() -> i32) -> i32 {
         && let Some(peak) = crate::pipeline::peak_memory_kib()
     {
         eprintln!("timing: peak RSS {peak} KiB");
+        if let Some((anon, file)) = crate::pipeline::resident_kib() {
+            eprintln!("timing: resident at exit {anon} KiB allocated, {file} KiB mapped files");
+        }
     }
     code
 }

@@ -274,8 +274,19 @@ fn unknown_channel_note(sdk: &dyn sdk::Sdk) -> String {
 /// This process's peak resident memory (`VmHWM`: the high-water mark of its own address
 /// space, which unlike `ru_maxrss` does not count the parent's memory before `exec`).
 pub fn peak_memory_kib() -> Option<u64> {
+    status_kib("VmHWM:")
+}
+
+/// This process's resident memory now, in KiB: what it allocated (`RssAnon`) and the pages
+/// of its binary and libraries mapped in (`RssFile`, shared with every other process that
+/// maps them). The second is most of an empty run's peak.
+pub fn resident_kib() -> Option<(u64, u64)> {
+    Some((status_kib("RssAnon:")?, status_kib("RssFile:")?))
+}
+
+fn status_kib(key: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let line = status.lines().find(|l| l.starts_with(key))?;
     line.split_whitespace().nth(1)?.parse().ok()
 }
 

@@ -495,3 +495,19 @@ fn handler_count(cx: &lints::Cx<'_>) -> Checked {
         closures,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn resident_memory_splits_the_current_set_below_its_peak() {
+        let (anon, file) = super::resident_kib().expect("RssAnon and RssFile in /proc/self/status");
+        let peak = super::peak_memory_kib().expect("VmHWM in /proc/self/status");
+        // A test binary has allocated memory and maps itself; what is resident now cannot
+        // exceed the high-water mark.
+        assert!(anon > 0 && file > 0, "anon {anon} KiB, file {file} KiB");
+        assert!(
+            anon + file <= peak,
+            "{anon} + {file} KiB over the peak {peak} KiB"
+        );
+    }
+}

@@ -154,8 +154,8 @@ fn fix_in_passes(
             let entry = fixed.entry(source.path.clone()).or_insert_with(|| Fixed {
                 display: source.display.clone(),
                 root: source.fix_root.clone(),
-                original: source.text.clone(),
-                text: source.text.clone(),
+                original: source.text().to_string(),
+                text: source.text().to_string(),
                 applied: 0,
             });
             // A manifest is read from disk again: its fix must not count twice.

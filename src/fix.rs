@@ -97,8 +97,8 @@ pub fn plan(sources: &SourceMap, edits: &BTreeMap<FileId, Vec<Edit>>) -> Vec<Pla
     let mut plans = Vec::new();
     for (&file, list) in edits {
         let source = sources.get(file);
-        let (fixed, applied) = apply_edits(&source.text, list);
-        if applied == 0 || fixed == source.text {
+        let (fixed, applied) = apply_edits(source.text(), list);
+        if applied == 0 || fixed == source.text() {
             continue;
         }
         let is_rust = source.path.extension().is_some_and(|e| e == "rs");

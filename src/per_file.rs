@@ -29,7 +29,7 @@ pub fn lower<F>(file: &SourceFile, id: FileId, lower: F) -> Lowered
 where
     F: FnOnce(&syn::File) -> FileIr + Send,
 {
-    let prepared = source::prepare(&file.text);
+    let prepared = source::prepare(file.text());
     let mut incomplete: Vec<Finding> = prepared
         .too_deep
         .iter()
@@ -47,7 +47,7 @@ where
                 Err(e) => Err(Box::new(crate::syntax::parse_error(
                     crate::PARSE_ERROR,
                     id,
-                    &file.text,
+                    file.text(),
                     &e,
                 ))),
             };
@@ -99,10 +99,10 @@ fn too_deep(file: &SourceFile, id: FileId, segment: &crate::nesting::Segment) ->
 
 /// The first line with code in `start..end`, as a span.
 fn first_line(file: &SourceFile, id: FileId, start: usize, end: usize) -> Span {
-    let text = file.text.get(start..end).unwrap_or("");
+    let text = file.text().get(start..end).unwrap_or("");
     let from = start + (text.len() - text.trim_start().len());
     let line_end = file
-        .text
+        .text()
         .get(from..end.max(from))
         .and_then(|rest| rest.find('\n'))
         .map_or(end, |i| from + i);

@@ -12,7 +12,13 @@ pub struct SourceFile {
     pub path: PathBuf,
     /// Path shown to users and written in JSON: relative to the workspace root, `/`-separated.
     pub display: String,
-    pub text: String,
+    /// The text, while it is held: from the read until its package's last analysis is done,
+    /// and to the end of the run when a finding points into it or it has a suppression
+    /// comment (see [`SourceFile::release`]).
+    text: String,
+    /// Whether `text` is the file's text. A file is set aside unread, and released after its
+    /// analyses, so that a run holds the text of the packages it is analysing, not the tree's.
+    held: bool,
     /// The directory `--fix` may write this file under: the root of the package it was read
     /// for. `None`: never written.
     pub fix_root: Option<PathBuf>,
@@ -26,9 +32,44 @@ impl SourceFile {
             path,
             display,
             text,
+            held: true,
             fix_root: None,
             line_starts: std::sync::OnceLock::new(),
         }
+    }
+
+    /// A file whose text is not held: read later with [`SourceFile::hold`].
+    pub fn set_aside(path: PathBuf, display: String) -> Self {
+        SourceFile {
+            held: false,
+            ..SourceFile::new(path, display, String::new())
+        }
+    }
+
+    /// The file's text. Only a held file has one: reading another is a bug of the run's
+    /// stages (caught in debug builds), and gives the empty text.
+    pub fn text(&self) -> &str {
+        debug_assert!(self.held, "the text of {} is not held", self.display);
+        &self.text
+    }
+
+    /// Whether the text is held.
+    pub fn is_held(&self) -> bool {
+        self.held
+    }
+
+    /// Holds `text` as the file's text.
+    pub fn hold(&mut self, text: String) {
+        self.text = text;
+        self.held = true;
+        self.line_starts = std::sync::OnceLock::new();
+    }
+
+    /// Frees the text and its line index.
+    pub fn release(&mut self) {
+        self.text = String::new();
+        self.held = false;
+        self.line_starts = std::sync::OnceLock::new();
     }
 
     /// Files are read only up to 8 MiB, so every offset fits in a `u32`.
@@ -36,7 +77,7 @@ impl SourceFile {
         self.line_starts.get_or_init(|| {
             let mut starts = vec![0];
             let mut at = 0;
-            for line in self.text.split_inclusive('\n') {
+            for line in self.text().split_inclusive('\n') {
                 at += line.len();
                 if line.ends_with('\n') {
                     starts.push(u32::try_from(at).unwrap_or(u32::MAX));
@@ -58,7 +99,7 @@ impl SourceFile {
 
     /// 1-based line and 1-based column in Unicode scalar values, as rustc reports them.
     pub fn line_col(&self, byte: usize) -> (usize, usize) {
-        let byte = byte.min(self.text.len());
+        let byte = byte.min(self.text().len());
         let starts = self.line_starts();
         let line = match starts.binary_search(&u32::try_from(byte).unwrap_or(u32::MAX)) {
             Ok(i) => i,
@@ -77,8 +118,8 @@ impl SourceFile {
         let Some(start) = self.line_start_at(line.wrapping_sub(1)) else {
             return "";
         };
-        let end = self.line_start_at(line).unwrap_or(self.text.len());
-        self.text
+        let end = self.line_start_at(line).unwrap_or(self.text().len());
+        self.text()
             .get(start..end)
             .unwrap_or("")
             .trim_end_matches(['\n', '\r'])
@@ -87,8 +128,8 @@ impl SourceFile {
     /// The byte where 1-based line `line` starts (the text's end past the last line).
     pub fn line_start(&self, line: usize) -> usize {
         self.line_start_at(line.wrapping_sub(1))
-            .unwrap_or(self.text.len())
-            .min(self.text.len())
+            .unwrap_or(self.text().len())
+            .min(self.text().len())
     }
 
     /// The snippet for quoting in a message: cut to `max` characters with `…`, so that a
@@ -102,7 +143,7 @@ impl SourceFile {
     }
 
     pub fn snippet(&self, span: Span) -> &str {
-        self.text.get(span.start..span.end).unwrap_or("")
+        self.text().get(span.start..span.end).unwrap_or("")
     }
 
     pub fn line_count(&self) -> usize {

@@ -42,7 +42,7 @@ pub fn directives(file: &SourceFile, id: FileId, items: &[(usize, usize)]) -> Ve
     let hash_comments = file.path.extension().is_some_and(|e| e == "toml");
     let mut found = Vec::new();
     let mut offset = 0;
-    let lines: Vec<&str> = file.text.split_inclusive('\n').collect();
+    let lines: Vec<&str> = file.text().split_inclusive('\n').collect();
     let next_code = next_code_lines(&lines);
     // Per start line, the last line of the items starting there.
     let mut item_ends: HashMap<usize, usize> = HashMap::new();

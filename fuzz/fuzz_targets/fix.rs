@@ -16,8 +16,8 @@ fuzz_target!(|data: &[u8]| {
     for unsafe_fixes in [false, true] {
         for (file, edits) in mcp_lint::fix::collect(&findings, unsafe_fixes) {
             let source = outcome.sources.get(file);
-            let (fixed, _) = mcp_lint::fix::apply_edits(&source.text, &edits);
-            let _ = mcp_lint::fix::unified_diff(&source.display, &source.text, &fixed);
+            let (fixed, _) = mcp_lint::fix::apply_edits(source.text(), &edits);
+            let _ = mcp_lint::fix::unified_diff(&source.display, source.text(), &fixed);
             let _ = mcp_lint::source::parse_isolated(&fixed);
         }
     }

@@ -13,7 +13,7 @@ use crate::diagnostic::{FileId, Finding, Level, Span};
 use crate::lints::cx::AbortSetting;
 use crate::source::{SourceFile, SourceMap};
 use crate::workspace::{self, Workspace};
-use crate::{model, read};
+use crate::{model, read, sdk};
 
 /// Files skipped while walking the tree (symbolic links, broken manifests).
 pub(super) fn skipped_files(workspace: &Workspace, sources: &mut SourceMap, level: Level) -> Found {
@@ -81,7 +81,7 @@ pub(super) fn read_files(
             .map_or_else(|| canonical(path), |d| d.join(name)),
         _ => canonical(path),
     };
-    let read: Vec<(String, Vec<model::ir::Name>, Result<String, String>)> = pool.install(|| {
+    let read: Vec<(String, Vec<model::ir::Name>, Result<Read, String>)> = pool.install(|| {
         to_read
             .par_iter()
             .map(|&(pi, path)| {
@@ -92,10 +92,13 @@ pub(super) fn read_files(
                     .unwrap_or(&absolute);
                 let mut module = vec![model::ir::Name::from(package.name.replace('-', "_"))];
                 module.extend(model::module_of(relative));
-                let source = match workspace.overlay.get(path) {
-                    Some(text) => Ok(text.clone()),
-                    None => read_source(path),
-                };
+                // Each text is looked at as it is read, and only those with suppression
+                // comments (read at the end of the run) are kept: the others are read again
+                // when their package is lowered, so the run never holds the whole tree's.
+                let source = text_of(workspace, path).map(|text| {
+                    let hints = sdk::SourceHints::of(&text);
+                    (hints, has_directives(&text).then_some(text))
+                });
                 let display = absolute
                     .strip_prefix(&root)
                     .unwrap_or(&absolute)
@@ -108,14 +111,17 @@ pub(super) fn read_files(
     let mut jobs = Vec::new();
     for ((pi, path), (display, module, source)) in to_read.iter().zip(read) {
         match source {
-            Ok(text) => {
-                let source = SourceFile::new((*path).clone(), display, text)
-                    .with_fix_root(package_roots[*pi].clone());
-                let id = sources.add(source);
+            Ok((hints, kept)) => {
+                let source = match kept {
+                    Some(text) => SourceFile::new((*path).clone(), display, text),
+                    None => SourceFile::set_aside((*path).clone(), display),
+                };
+                let id = sources.add(source.with_fix_root(package_roots[*pi].clone()));
                 jobs.push(Job {
                     package: *pi,
                     file: id,
                     module,
+                    hints,
                 });
             }
             Err(message) => {
@@ -127,6 +133,55 @@ pub(super) fn read_files(
         }
     }
     jobs
+}
+
+/// What reading a file keeps: its hints, and its text when it has suppression comments.
+type Read = (sdk::SourceHints, Option<String>);
+
+/// Whether a file's text has a suppression comment.
+pub(super) fn has_directives(text: &str) -> bool {
+    text.contains("mcp-lint:")
+}
+
+/// A source file's text: the one in memory for it (a `--fix` round's), else the file's.
+fn text_of(workspace: &Workspace, path: &Path) -> Result<String, String> {
+    match workspace.overlay.get(path) {
+        Some(text) => Ok(text.clone()),
+        None => read_source(path),
+    }
+}
+
+/// Reads again the text of each of `files` not held. A file that can no longer be read
+/// (removed or replaced since the first read) is held empty, with an `io_error`.
+pub(super) fn hold_texts(
+    workspace: &Workspace,
+    pool: &rayon::ThreadPool,
+    sources: &mut SourceMap,
+    files: &[FileId],
+    level: Level,
+) -> Found {
+    let unread: Vec<FileId> = files
+        .iter()
+        .copied()
+        .filter(|&f| !sources.get(f).is_held())
+        .collect();
+    let texts: Vec<Result<String, String>> = pool.install(|| {
+        unread
+            .par_iter()
+            .map(|&f| text_of(workspace, &sources.get(f).path))
+            .collect()
+    });
+    let mut findings = Vec::new();
+    for (file, text) in unread.into_iter().zip(texts) {
+        let text = text.unwrap_or_else(|message| {
+            let mut f = Finding::new(IO_ERROR, empty_span(file), message);
+            f.level = level.max(Level::Warn);
+            findings.push((f, None));
+            String::new()
+        });
+        sources.files[file].hold(text);
+    }
+    findings
 }
 
 /// Per package, the `panic = "abort"` settings of the manifest whose profiles apply; each such

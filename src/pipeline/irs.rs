@@ -17,7 +17,6 @@ use crate::workspace::{Package, Workspace};
 /// What lowering needs of the run, shared by every package.
 pub(super) struct Lowering<'a> {
     pub pool: &'a rayon::ThreadPool,
-    pub sources: &'a SourceMap,
     pub levels: &'a [Levels],
     pub warnings: Level,
     /// The jobs of each package, in the order its files were read.
@@ -29,7 +28,6 @@ impl<'a> Lowering<'a> {
     pub fn new(
         workspace: &Workspace,
         pool: &'a rayon::ThreadPool,
-        sources: &'a SourceMap,
         jobs: &'a [Job],
         levels: &'a [Levels],
         warnings: Level,
@@ -40,7 +38,6 @@ impl<'a> Lowering<'a> {
         }
         Lowering {
             pool,
-            sources,
             levels,
             warnings,
             jobs: by_package,
@@ -48,20 +45,30 @@ impl<'a> Lowering<'a> {
         }
     }
 
-    /// Parses and lowers the files of each of `packages`, with the findings that gave.
-    pub fn packages(&self, packages: &[usize]) -> (Vec<(usize, Vec<FileIr>)>, Found) {
+    /// The files of package `pi`.
+    pub fn files_of(&self, pi: usize) -> impl Iterator<Item = FileId> + '_ {
+        self.jobs[pi].iter().map(|job| job.file)
+    }
+
+    /// Parses and lowers the files of each of `packages`, with the findings that gave; their
+    /// texts are held.
+    pub fn packages(
+        &self,
+        sources: &SourceMap,
+        packages: &[usize],
+    ) -> (Vec<(usize, Vec<FileIr>)>, Found) {
         let mut findings = Vec::new();
         let lowered = packages
             .iter()
-            .map(|&p| (p, self.package(p, &mut findings)))
+            .map(|&p| (p, self.package(sources, p, &mut findings)))
             .collect();
         (lowered, findings)
     }
 
     /// Parses and lowers the files of package `pi`, in parallel.
-    fn package(&self, pi: usize, findings: &mut Found) -> Vec<FileIr> {
+    fn package(&self, sources: &SourceMap, pi: usize, findings: &mut Found) -> Vec<FileIr> {
         let jobs = &self.jobs[pi];
-        let lowered = self.run(jobs);
+        let lowered = self.run(sources, jobs);
         let files: Vec<FileIr> = jobs
             .iter()
             .zip(lowered)
@@ -75,13 +82,13 @@ impl<'a> Lowering<'a> {
         files
     }
 
-    fn run(&self, jobs: &[&Job]) -> Vec<per_file::Lowered> {
+    fn run(&self, sources: &SourceMap, jobs: &[&Job]) -> Vec<per_file::Lowered> {
         let one = |job: &&Job| {
             let renames = &self.renames[job.package];
             let lowering = |ast: &syn::File| {
                 crate::model::lower::lower_file(job.file, job.module.clone(), ast, renames)
             };
-            per_file::lower(self.sources.get(job.file), job.file, lowering)
+            per_file::lower(sources.get(job.file), job.file, lowering)
         };
         self.pool.install(|| jobs.par_iter().map(one).collect())
     }
@@ -135,10 +142,16 @@ impl IrStore {
     }
 
     /// Lowers every package of `linked` not held yet.
-    pub fn ensure(&mut self, linked: &[usize], lowering: &Lowering<'_>, findings: &mut Found) {
+    pub fn ensure(
+        &mut self,
+        linked: &[usize],
+        lowering: &Lowering<'_>,
+        sources: &SourceMap,
+        findings: &mut Found,
+    ) {
         for &p in linked {
             if self.held[p].is_none() {
-                self.held[p] = Some(lowering.package(p, findings));
+                self.held[p] = Some(lowering.package(sources, p, findings));
             }
         }
     }
@@ -169,8 +182,10 @@ impl IrStore {
         self.held[p].as_deref().unwrap_or(&[])
     }
 
-    /// One analysis reading `linked` is done: drops the IR no later analysis reads.
-    pub fn done(&mut self, linked: &[usize]) {
+    /// One analysis reading `linked` is done: drops the IR no later analysis reads, and
+    /// returns the packages it was dropped for.
+    pub fn done(&mut self, linked: &[usize]) -> Vec<usize> {
+        let mut dropped = Vec::new();
         for &p in linked {
             self.readers[p] = self.readers[p].saturating_sub(1);
             if self.readers[p] == 0
@@ -179,8 +194,10 @@ impl IrStore {
                 for ir in files {
                     self.items.insert(ir.file, ir.items);
                 }
+                dropped.push(p);
             }
         }
+        dropped
     }
 
     /// Item ranges per lowered file, once every analysis is done.

@@ -34,6 +34,8 @@ struct Job {
     package: usize,
     file: FileId,
     module: Vec<crate::model::ir::Name>,
+    /// What the file's text told when it was read.
+    hints: sdk::SourceHints,
 }
 
 /// Lints every package of the workspace.
@@ -128,16 +130,9 @@ fn stages(
     timings.mark("read");
     let rust_files = sources.files.len();
     let abort = abort_settings(&workspace, &mut sources);
-    let sdks = detect_sdks(&workspace, &sources, &jobs_list);
+    let sdks = detect_sdks(&workspace, &jobs_list);
     let links = link_members(&workspace, &sdks);
-    let lowering = irs::Lowering::new(
-        &workspace,
-        pool,
-        &sources,
-        &jobs_list,
-        levels,
-        warnings_level,
-    );
+    let lowering = irs::Lowering::new(&workspace, pool, &jobs_list, levels, warnings_level);
     let mut store = irs::IrStore::new(&links);
     let run = Run {
         workspace: &workspace,
@@ -147,7 +142,15 @@ fn stages(
         warnings: warnings_level,
         contract,
     };
-    let analysed = analyse_packages(&run, &sdks, &links, &lowering, &mut store, &mut findings);
+    let analysed = analyse_packages(
+        &run,
+        &sdks,
+        &links,
+        &lowering,
+        &mut store,
+        &mut sources,
+        &mut findings,
+    );
     let items = store.into_items();
     timings.mark("lints");
     input_levels(&mut findings, levels, flags);
@@ -191,16 +194,19 @@ struct Analysed {
 }
 
 /// Runs the crate phase of every package with an SDK, each with the IR of the members it
-/// reads, lowered just before and dropped when no later package reads it.
+/// reads, lowered just before and dropped when no later package reads it; their texts are
+/// held from just before the lowering to the drop (see [`Texts`]).
 fn analyse_packages(
     run: &Run<'_>,
     sdks: &[Option<Box<dyn sdk::Sdk>>],
     links: &[Vec<usize>],
     lowering: &irs::Lowering<'_>,
     store: &mut irs::IrStore,
+    sources: &mut SourceMap,
     findings: &mut Found,
 ) -> Analysed {
     let mut out = Analysed::default();
+    let mut texts = Texts::default();
     let order: Vec<usize> = (0..sdks.len()).filter(|&p| sdks[p].is_some()).collect();
     for (k, &pi) in order.iter().enumerate() {
         let Some(sdk) = sdks[pi].as_deref() else {
@@ -209,17 +215,30 @@ fn analyse_packages(
         if !sdk.error_channel_known() {
             out.notes.push(unknown_channel_note(sdk));
         }
-        store.ensure(&links[pi], lowering, findings);
         // The next package's IR is lowered while this one is analysed.
         let next: Vec<usize> = order.get(k + 1).map_or_else(Vec::new, |&q| {
             links[q]
                 .iter()
                 .copied()
-                .filter(|&p| !store.holds(p))
+                .filter(|&p| !store.holds(p) && !links[pi].contains(&p))
                 .collect()
         });
+        let lowered_now = links[pi].iter().filter(|&&p| !store.holds(p));
+        let files: Vec<FileId> = lowered_now
+            .chain(&next)
+            .flat_map(|&p| lowering.files_of(p))
+            .collect();
+        findings.extend(files::hold_texts(
+            run.workspace,
+            lowering.pool,
+            sources,
+            &files,
+            run.warnings,
+        ));
+        let held: &SourceMap = sources;
+        store.ensure(&links[pi], lowering, held, findings);
         let input = CrateInput {
-            sources: lowering.sources,
+            sources: held,
             package: &run.workspace.packages[pi],
             config: &run.configs[pi],
             levels: &run.levels[pi],
@@ -232,7 +251,7 @@ fn analyse_packages(
         };
         let (result, (ahead, found_ahead)) = lowering.pool.join(
             || isolate(|| crate_findings(&input)),
-            || lowering.packages(&next),
+            || lowering.packages(held, &next),
         );
         match result {
             Ok((found, n, tools)) => {
@@ -248,11 +267,58 @@ fn analyse_packages(
                 findings.push((f, Some(pi)));
             }
         }
-        store.done(&links[pi]);
+        let dropped = store.done(&links[pi]);
         store.insert(ahead);
         findings.extend(found_ahead);
+        texts.release(
+            sources,
+            dropped.iter().flat_map(|&p| lowering.files_of(p)),
+            findings,
+        );
     }
     out
+}
+
+/// Which texts stay held after their package's analyses: those of the files a finding points
+/// into (the renderers quote them, `--fix` edits them) and those with suppression comments
+/// (read at the end). A run thus holds the text of the packages it is analysing, not the
+/// tree's.
+#[derive(Default)]
+struct Texts {
+    /// Files a finding points into, among the first `seen` findings.
+    pointed_at: std::collections::HashSet<FileId>,
+    seen: usize,
+}
+
+impl Texts {
+    /// Releases the text of each of `files` no finding points into and without directives.
+    fn release(
+        &mut self,
+        sources: &mut SourceMap,
+        files: impl Iterator<Item = FileId>,
+        findings: &Found,
+    ) {
+        for (f, _) in findings.get(self.seen..).unwrap_or(&[]) {
+            self.pointed_at.extend(spans_of(f).map(|s| s.file));
+        }
+        self.seen = findings.len();
+        for file in files {
+            let source = &mut sources.files[file];
+            if !self.pointed_at.contains(&file)
+                && source.is_held()
+                && !files::has_directives(source.text())
+            {
+                source.release();
+            }
+        }
+    }
+}
+
+/// Every span of a finding: its own, its labels', its edits'.
+fn spans_of(f: &Finding) -> impl Iterator<Item = crate::diagnostic::Span> + '_ {
+    let labels = f.labels.iter().map(|l| l.span);
+    let edits = f.help.iter().flat_map(|h| h.edits.iter().map(|e| e.span));
+    std::iter::once(f.span).chain(labels).chain(edits)
 }
 
 /// Tool handlers found, and how many of them are closures given to a registration call.
@@ -342,17 +408,10 @@ fn configure(workspace: &mut Workspace) -> Result<Vec<Config>, String> {
     Ok(configs)
 }
 
-fn detect_sdks(
-    workspace: &Workspace,
-    sources: &SourceMap,
-    jobs: &[Job],
-) -> Vec<Option<Box<dyn sdk::Sdk>>> {
+fn detect_sdks(workspace: &Workspace, jobs: &[Job]) -> Vec<Option<Box<dyn sdk::Sdk>>> {
     let mut hints = vec![sdk::SourceHints::default(); workspace.packages.len()];
     for job in jobs {
-        let text = &sources.get(job.file).text;
-        let h = &mut hints[job.package];
-        h.serves_tools_call |= text.contains("\"tools/call\"");
-        h.catches_panics |= text.contains(".catch_panics(");
+        hints[job.package] = hints[job.package].or(job.hints);
     }
     let members: Vec<&str> = workspace.packages.iter().map(|p| p.name.as_str()).collect();
     workspace
@@ -498,6 +557,110 @@ fn handler_count(cx: &lints::Cx<'_>) -> Checked {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
+    use crate::workspace::{Dependency, Package, Target, Workspace};
+
+    fn package(root: &Path, name: &str, files: &[&Path], sdk: bool) -> Package {
+        Package {
+            id: format!("path+file://{}#{name}@0.1.0", root.display()),
+            name: name.into(),
+            version: "0.1.0".into(),
+            edition: "2021".into(),
+            manifest_path: root.join("Cargo.toml"),
+            targets: vec![Target {
+                name: name.into(),
+                kind: vec!["bin".into()],
+                crate_types: vec!["bin".into()],
+                src_path: files[0].to_path_buf(),
+            }],
+            dependencies: sdk
+                .then(|| Dependency {
+                    package: "rmcp".into(),
+                    extern_name: "rmcp".into(),
+                    requirement: Some("1.6".into()),
+                    features: Vec::new(),
+                })
+                .into_iter()
+                .collect(),
+            locked: Default::default(),
+            files: files.iter().map(|f| f.to_path_buf()).collect(),
+            profile_manifest: root.join("Cargo.toml"),
+        }
+    }
+
+    #[test]
+    fn a_text_is_held_after_the_run_only_where_a_finding_or_a_directive_needs_it() {
+        let server = Path::new("/in-memory/server");
+        let other = Path::new("/in-memory/other");
+        let (tool, helper, quiet, commented, unread) = (
+            server.join("src/main.rs"),
+            server.join("src/helper.rs"),
+            server.join("src/quiet.rs"),
+            server.join("src/commented.rs"),
+            other.join("src/main.rs"),
+        );
+        let texts = [
+            (
+                &tool,
+                "mod commented;\nmod helper;\nmod quiet;\nuse rmcp::{tool, tool_router};\npub struct S;\n#[tool_router]\nimpl S {\n    \
+                 #[tool(description = \"n\")]\n    async fn n(&self) -> String {\n        \
+                 crate::helper::parse(\"a\")\n    }\n}\nfn main() {}\n",
+            ),
+            (
+                &helper,
+                "pub fn parse(p: &str) -> String {\n    std::fs::read_to_string(p).unwrap()\n}\n",
+            ),
+            (&quiet, "pub fn nothing() {}\n"),
+            (
+                &commented,
+                "// mcp-lint: allow(panic_in_tool, reason = \"x\")\npub fn c() {}\n",
+            ),
+            (&unread, "fn main() { println!(\"hi\"); }\n"),
+        ];
+        let workspace = Workspace {
+            root: "/in-memory".into(),
+            packages: vec![
+                package(
+                    server,
+                    "server",
+                    &[&tool, &helper, &quiet, &commented],
+                    true,
+                ),
+                package(other, "other", &[&unread], false),
+            ],
+            skipped: Vec::new(),
+            overlay: texts
+                .iter()
+                .map(|(p, t)| (p.to_path_buf(), t.to_string()))
+                .collect(),
+        };
+        let flags = crate::config::LevelFlags::new();
+        let outcome =
+            super::lint_workspace(workspace, &flags, crate::diagnostic::Level::Warn, Some(1))
+                .expect("the run");
+        let held = |path: &Path| {
+            let file = outcome.sources.files.iter().find(|f| f.path == path);
+            file.expect("the file is in the run").is_held()
+        };
+        let panic = outcome
+            .findings
+            .iter()
+            .find(|(f, _)| f.lint == "panic_in_tool")
+            .unwrap_or_else(|| panic!("the unwrap is reported: {:?}", outcome.findings));
+        assert_eq!(
+            outcome.sources.get(panic.0.span.file).snippet(panic.0.span),
+            "unwrap()"
+        );
+        assert!(held(&helper), "a finding points into the helper");
+        assert!(held(&commented), "its directive is read at the end");
+        assert!(
+            !held(&quiet),
+            "nothing needs the text of a file without findings"
+        );
+        assert!(!held(&unread), "a package no analysis reads is never held");
+    }
+
     #[test]
     fn resident_memory_splits_the_current_set_below_its_peak() {
         let (anon, file) = super::resident_kib().expect("RssAnon and RssFile in /proc/self/status");

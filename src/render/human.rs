@@ -44,7 +44,7 @@ impl Window {
         let first_line = first.saturating_sub(2);
         let start = file.line_start(first_line + 1);
         let end = file.line_start(last + 2).max(start);
-        let raw = file.text.get(start..end)?;
+        let raw = file.text().get(start..end)?;
         if raw.len() > MAX_WINDOW {
             return None;
         }

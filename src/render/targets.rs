@@ -100,8 +100,11 @@ impl<'a> Targets<'a> {
             let text = crate::read::regular_file(path)
                 .ok()
                 .or_else(|| {
-                    let file = sources.files.iter().find(|f| f.path == path)?;
-                    Some(file.text.clone())
+                    let file = sources
+                        .files
+                        .iter()
+                        .find(|f| f.path == path && f.is_held())?;
+                    Some(file.text().to_string())
                 })
                 .unwrap_or_default();
             mod_declarations(&text)

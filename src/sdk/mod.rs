@@ -259,6 +259,24 @@ pub struct SourceHints {
     pub catches_panics: bool,
 }
 
+impl SourceHints {
+    /// The hints one file's text gives.
+    pub fn of(text: &str) -> Self {
+        SourceHints {
+            serves_tools_call: text.contains("\"tools/call\""),
+            catches_panics: text.contains(".catch_panics("),
+        }
+    }
+
+    /// What two parts of a package tell together.
+    pub fn or(self, other: SourceHints) -> Self {
+        SourceHints {
+            serves_tools_call: self.serves_tools_call || other.serves_tools_call,
+            catches_panics: self.catches_panics || other.catches_panics,
+        }
+    }
+}
+
 /// Picks the SDK a package builds with: a known one, else a hand-rolled JSON-RPC server, else
 /// an SDK we do not know (`members`: the workspace's package names, which are never it).
 pub fn detect(package: &Package, hints: SourceHints, members: &[&str]) -> Option<Box<dyn Sdk>> {

@@ -18,6 +18,8 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 const RUNS: usize = 7;
 
 fn main() {
+    // The same allocator set-up as the binaries', so the lint is timed as users run it.
+    mcp_lint::allocator::configure();
     let dir = std::env::args()
         .skip(1)
         .find(|a| !a.starts_with('-'))

@@ -5,6 +5,7 @@
 //! per crate) → lints → sorted, suppressed findings → render. `pipeline` runs the stages;
 //! `driver` runs the command line.
 
+pub mod allocator;
 pub mod analysis;
 pub mod budget;
 pub mod cli;

@@ -3,5 +3,6 @@
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    mcp_lint::allocator::configure();
     std::process::exit(mcp_lint::run(std::env::args_os().collect()));
 }

@@ -4,6 +4,7 @@
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    mcp_lint::allocator::configure();
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if args.get(1).is_some_and(|a| a == "mcp-lint") {
         args.remove(1);

@@ -88,10 +88,13 @@ impl Flow<'_, '_> {
         });
         if let Some((success, o)) = result {
             // At the helper call or constructor in the branch that made it, when there is one.
+            // A site of another fn (a helper that built the result) indexes another body.
             let inside = |site: super::program::Site| {
+                if site.func != self.func {
+                    return None;
+                }
                 let at = body.expr(site.expr).span;
-                (site.func == self.func && at.start >= span.start && at.end <= span.end)
-                    .then_some(site.expr)
+                (at.start >= span.start && at.end <= span.end).then_some(site.expr)
             };
             let at = o
                 .via
@@ -115,10 +118,12 @@ impl Flow<'_, '_> {
         for arm in arms {
             let diverges = super::text::diverges(self.body, arm.body);
             // `None` of a lookup by name is the name no tool has.
-            let fallback = super::text::is_fallback(self.body, arm.pat)
-                || (on_name
-                    && matches!(&self.body.pat(arm.pat).kind,
-                        PatKind::Path(p) if p.last().is_some_and(|l| l == "None")));
+            // A guarded catch-all (`name if is_math(name) => ..`) runs the tools it selects.
+            let fallback = arm.guard.is_none()
+                && (super::text::is_fallback(self.body, arm.pat)
+                    || (on_name
+                        && matches!(&self.body.pat(arm.pat).kind,
+                            PatKind::Path(p) if p.last().is_some_and(|l| l == "None"))));
             let v = self.in_branch(group, diverges, Vec::new(), |f| {
                 if fallback {
                     f.fallback += 1;

@@ -211,9 +211,12 @@ impl Flow<'_, '_> {
             }
             return out;
         }
+        // A failure report nested under another key (`{"result": to_json(&v)}`) is data of
+        // this object, not its verdict: the object itself reports a failure only through its
+        // own members (above).
         for v in &vals {
             for o in v.iter() {
-                if !matches!(o.fact, Fact::FailText) {
+                if !matches!(o.fact, Fact::FailText | Fact::ErrJson) {
                     out.push(*o);
                 }
             }

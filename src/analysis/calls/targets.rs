@@ -64,7 +64,7 @@ impl Walker<'_, '_> {
             self.guard -= 1;
         }
         let is_self = matches!(body.expr(body.peel(receiver)).kind, ExprKind::SelfValue);
-        let (targets, may) = self.method_targets(is_self, recv_ty.as_ref(), method);
+        let (targets, may) = self.method_targets(is_self, recv_ty.as_ref(), method, args.len());
         let first = targets.first().copied();
         let idx = self.record(id, CallKind::Method, targets, may);
         let guard = self.config_guards.iter().any(|g| g == method);
@@ -92,6 +92,7 @@ impl Walker<'_, '_> {
         is_self: bool,
         recv: Option<&Ty>,
         method: &str,
+        arity: usize,
     ) -> (Vec<FnId>, bool) {
         if self.budget.spent() {
             return (Vec::new(), false);
@@ -161,7 +162,20 @@ impl Walker<'_, '_> {
         if STD_METHODS.contains(&method) {
             return (Vec::new(), false);
         }
-        (self.types.methods_named(method).to_vec(), true)
+        // By name alone, only a method that `x.m(..)` can call: one taking `self` and as many
+        // arguments as the call gives (`uri.query()` is not `Index::query(&self, text)`).
+        let callable = |&&t: &&FnId| {
+            let def = self.program.def(t);
+            def.has_receiver && def.params.len() == arity
+        };
+        let found: Vec<FnId> = self
+            .types
+            .methods_named(method)
+            .iter()
+            .filter(callable)
+            .copied()
+            .collect();
+        (found, true)
     }
 
     pub(super) fn macro_call(&mut self, id: ExprId, m: &MacroCall) {

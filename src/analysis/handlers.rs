@@ -27,7 +27,7 @@ pub struct Handlers {
 }
 
 /// Calls resolved by name to more than this many methods are not followed for panics.
-const MAY_FANOUT: usize = 4;
+pub(super) const MAY_FANOUT: usize = 4;
 
 impl Handlers {
     /// `serving`: false for a hand-rolled "server" that never reads stdin (a client or a
@@ -199,7 +199,7 @@ fn follows_for_panics(a: &Analysis<'_>, roles: &[Role], e: &Edge) -> bool {
         && !(e.guarded || (e.may && fanout(a, e.func, e.site) > MAY_FANOUT))
 }
 
-fn fanout(a: &Analysis<'_>, f: FnId, site: u32) -> usize {
+pub(super) fn fanout(a: &Analysis<'_>, f: FnId, site: u32) -> usize {
     a.resolved[f as usize]
         .calls
         .get(site as usize)

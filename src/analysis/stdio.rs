@@ -68,7 +68,7 @@ impl Stdio {
         // Backwards from the transport to the entry points.
         let mut callers: Vec<Vec<(NodeId, FnId, u32)>> = vec![Vec::new(); program.nodes.len()];
         for (from, edges) in a.graph.out.iter().enumerate() {
-            for e in edges {
+            for e in edges.iter().filter(|e| followed(a, e)) {
                 callers[e.to as usize].push((from as NodeId, e.func, e.site));
             }
         }
@@ -113,7 +113,7 @@ impl Stdio {
             }
         }
         for &n in self.serving.keys() {
-            for e in &a.graph.out[n as usize] {
+            for e in a.graph.out[n as usize].iter().filter(|e| followed(a, e)) {
                 let place = &a.facts[e.func as usize].call_place(e.site);
                 if !self.serving.contains_key(&e.to)
                     && self.on_branch(a, n, place)
@@ -127,7 +127,7 @@ impl Stdio {
             if std::mem::replace(&mut self.whole[n as usize], true) {
                 continue;
             }
-            for e in &a.graph.out[n as usize] {
+            for e in a.graph.out[n as usize].iter().filter(|e| followed(a, e)) {
                 let place = &a.facts[e.func as usize].call_place(e.site);
                 if !self.whole[e.to as usize] && !self.gated_off(a, e.func, &place.gates) {
                     queue.push_back(e.to);
@@ -147,7 +147,7 @@ impl Stdio {
             if !whole && !self.serving.contains_key(&n) {
                 continue;
             }
-            for e in edges {
+            for e in edges.iter().filter(|e| followed(a, e)) {
                 let place = &a.facts[e.func as usize].call_place(e.site);
                 if !whole && !self.on_branch(a, n, place) {
                     continue;
@@ -246,6 +246,13 @@ impl Stdio {
             !branch[i..].iter().any(|&b| get(b).diverges)
         })
     }
+}
+
+/// Whether the serving path goes along call edge `e`: not along a call resolved by name alone
+/// to more methods than the panic lint follows (`task.run()` on a value of unknown type is
+/// not every `run` of the crate, and would put the whole crate on the serving path).
+fn followed(a: &Analysis<'_>, e: &super::graph::Edge) -> bool {
+    !(e.may && super::handlers::fanout(a, e.func, e.site) > super::handlers::MAY_FANOUT)
 }
 
 /// The body holding expression `expr` of fn `f`: the fn, or its innermost closure around it.

@@ -190,6 +190,18 @@ impl Walker<'_, '_> {
     }
 
     fn bind(&mut self, pat: PatId, ty: Option<Ty>) {
+        // `Cmd::Serve(args)` / `Self::Serve(args)`: the variant's own field types, whatever is
+        // known of the value matched.
+        if let PatKind::TupleStruct { path, elems } = &self.body.pat(pat).kind
+            && let Some(fields) = self.variant_fields(path, ty.as_ref())
+            && fields.len() == elems.len()
+        {
+            for (&p, t) in elems.iter().zip(&fields) {
+                let t = self.types.expand(t);
+                self.bind(p, Some(t));
+            }
+            return;
+        }
         let Some(ty) = ty else { return };
         match &self.body.pat(pat).kind {
             PatKind::Bind { local, sub } => {
@@ -247,6 +259,20 @@ impl Walker<'_, '_> {
             }
             _ => {}
         }
+    }
+
+    /// The field types of the crate enum variant a tuple pattern names: `Enum::Variant`,
+    /// `Self::Variant` in the enum's impl, or a bare `Variant` matched on a value of the enum.
+    fn variant_fields(&self, path: &[Name], matched: Option<&Ty>) -> Option<Vec<Ty>> {
+        let (variant, before) = path.split_last()?;
+        let owner = match before.last().map(Name::as_str) {
+            Some("Self") => self.def.owner.as_deref()?,
+            Some(name) => name,
+            None => matched.map(peel)?.last_segment()?,
+        };
+        self.types
+            .variant_fields(owner, variant)
+            .map(<[Ty]>::to_vec)
     }
 
     /// `Self::Args` in a method of an impl that says `type Args = FooArgs;`: `FooArgs`.

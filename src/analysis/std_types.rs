@@ -210,6 +210,13 @@ pub(super) fn constructed_type(
     if path.len() >= 2 {
         let ty = path[path.len() - 2].as_str();
         let ty = if ty == "Self" { owner? } else { ty };
+        // `Command::Serve(args)`: a variant of one of the crate's enums makes that enum.
+        if types.variant_fields(ty, last).is_some() {
+            return Some(Ty::Path {
+                path: vec![Name::from(ty)].into(),
+                args: Vec::new(),
+            });
+        }
         if matches!(
             ty,
             "Arc" | "Rc" | "Box" | "Mutex" | "RwLock" | "RefCell" | "Cell"

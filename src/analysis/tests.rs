@@ -111,6 +111,33 @@ fn method_calls_resolve_by_the_receivers_type() {
 }
 
 #[test]
+fn enum_variants_type_what_they_hold_and_what_they_make() {
+    let src = r#"
+struct Serve; struct List;
+impl Serve { fn run(self) -> u8 { 1 } }
+impl List { fn run(self) -> u8 { 2 } }
+enum Command { Serve(Serve), List(List) }
+impl Command {
+    fn run(self) -> u8 {
+        match self { Self::Serve(c) => c.run(), Self::List(c) => c.run() }
+    }
+}
+fn main() {
+    let command = Command::List(List);
+    match command { Command::Serve(s) => s.run(), other => other.run() };
+}
+"#;
+    let (d, _) = dump(src, rmcp());
+    let dispatch = block(&d, "Command::run");
+    assert_has(dispatch, "Method -> Serve::run");
+    assert_has(dispatch, "Method -> List::run");
+    let main = block(&d, "main");
+    assert_has(main, "Method -> Serve::run");
+    assert_has(main, "Method -> Command::run");
+    assert!(!main.contains("(may)"), "resolved by name:\n{main}");
+}
+
+#[test]
 fn a_call_on_an_unknown_receiver_may_call_every_method_of_that_name() {
     let src = r#"
 struct A; struct B;

@@ -26,6 +26,8 @@ pub struct TypeTable<'a> {
     /// (struct name, field) → the field's type, from the first struct of that name that has
     /// it: found in constant time however many fields a struct has.
     fields: HashMap<(&'a str, &'a str), &'a Ty>,
+    /// `(enum, variant)` → the types of the variant's tuple fields.
+    variants: HashMap<(&'a str, &'a str), &'a [Ty]>,
     /// (type name, method) → fns, inherent and trait impls alike.
     methods: HashMap<(&'a str, &'a str), Vec<FnId>>,
     /// (trait name, method) → the trait's provided method.
@@ -59,6 +61,7 @@ impl<'a> TypeTable<'a> {
         let mut t = TypeTable {
             structs: HashMap::new(),
             fields: HashMap::new(),
+            variants: HashMap::new(),
             methods: HashMap::new(),
             defaults: HashMap::new(),
             implementors: HashMap::new(),
@@ -79,6 +82,11 @@ impl<'a> TypeTable<'a> {
                 t.structs.entry(&s.name).or_default().push(s);
                 for (field, ty) in &s.fields {
                     t.fields.entry((&s.name, field)).or_insert(ty);
+                }
+            }
+            for (name, variants) in &file.enums {
+                for (variant, fields) in variants {
+                    t.variants.entry((name, variant)).or_insert(fields);
                 }
             }
             for a in &file.aliases {
@@ -172,6 +180,11 @@ impl<'a> TypeTable<'a> {
             ty = self.deref_target(ty)?;
         }
         None
+    }
+
+    /// The types of the tuple fields of variant `variant` of the crate's enum `ty`.
+    pub fn variant_fields(&self, ty: &str, variant: &str) -> Option<&'a [Ty]> {
+        self.variants.get(&(ty, variant)).copied()
     }
 
     /// The crate type `ty` derefs to (`impl Deref for Service { type Target = Inner; }`,

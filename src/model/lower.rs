@@ -61,7 +61,7 @@ struct Lowerer {
     impls: Vec<ImplDef>,
     traits: Vec<TraitDef>,
     structs: Vec<StructDef>,
-    enums: Vec<(Name, Vec<Name>)>,
+    enums: Vec<(Name, crate::model::ir::Variants)>,
     aliases: Vec<TypeAlias>,
     consts: Vec<ConstDef>,
     macros: Vec<MacroRulesDef>,
@@ -234,10 +234,22 @@ impl Lowerer {
                         .collect(),
                 });
             }
-            syn::Item::Enum(e) => self.enums.push((
-                e.ident.to_smolstr(),
-                e.variants.iter().map(|v| v.ident.to_smolstr()).collect(),
-            )),
+            syn::Item::Enum(e) => {
+                let variants = e
+                    .variants
+                    .iter()
+                    .map(|v| {
+                        let fields = match &v.fields {
+                            syn::Fields::Unnamed(f) => {
+                                f.unnamed.iter().map(|f| self.imports.ty(&f.ty)).collect()
+                            }
+                            _ => Vec::new(),
+                        };
+                        (v.ident.to_smolstr(), fields)
+                    })
+                    .collect();
+                self.enums.push((e.ident.to_smolstr(), variants));
+            }
             syn::Item::Type(t) => self.aliases.push(TypeAlias {
                 name: t.ident.to_smolstr(),
                 params: t

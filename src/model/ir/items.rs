@@ -132,6 +132,9 @@ pub struct Incomplete {
     pub reason: String,
 }
 
+/// An enum's variants, each with the types of its tuple fields (none for other variants).
+pub type Variants = Vec<(Name, Vec<Ty>)>;
+
 /// Everything the analysis needs from one file.
 #[derive(Clone, Debug)]
 pub struct FileIr {
@@ -142,7 +145,8 @@ pub struct FileIr {
     pub impls: Vec<ImplDef>,
     pub traits: Vec<TraitDef>,
     pub structs: Vec<StructDef>,
-    pub enums: Vec<(Name, Vec<Name>)>,
+    /// Each enum with its variants and their tuple fields' types (`Serve(ServeArgs)`).
+    pub enums: Vec<(Name, Variants)>,
     pub aliases: Vec<TypeAlias>,
     pub consts: Vec<ConstDef>,
     pub macros: Vec<MacroRulesDef>,

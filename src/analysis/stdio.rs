@@ -19,6 +19,9 @@ use super::program::{FnId, NodeId};
 use crate::diagnostic::Span;
 use crate::model::ir::{ExprKind, Lit};
 
+/// Rounds of flag propagation: how many calls deep a flag passed on from fn to fn is known.
+const FLAG_ROUNDS: usize = 4;
+
 #[derive(Default)]
 pub struct Stdio {
     /// The first place the crate starts a stdio server transport.
@@ -88,12 +91,18 @@ impl Stdio {
                 queue.push_back(caller);
             }
         }
-        // Forwards, twice: the second pass skips code gated by a flag whose value every
-        // serving-path caller fixes the other way.
-        for _ in 0..2 {
+        // Forwards, then again while the flags known change (at most FLAG_ROUNDS times): each
+        // later pass skips code gated by a flag whose value every serving-path caller fixes
+        // the other way, and a flag passed on from fn to fn is known one call further.
+        for _ in 0..FLAG_ROUNDS {
             stdio.propagate(a, handlers);
-            stdio.known = stdio.known_flags(a);
+            let known = stdio.known_flags(a);
+            if known == stdio.known {
+                break;
+            }
+            stdio.known = known;
         }
+        stdio.propagate(a, handlers);
         stdio
     }
 
@@ -158,7 +167,13 @@ impl Stdio {
                 }
                 let params = program.def(target.func).params.len();
                 let serving = (!whole).then(|| self.serving.get(&n)).flatten();
-                let values = arg_values(a, e.func, e.site, serving.map_or(&[], Vec::as_slice));
+                let values = arg_values(
+                    a,
+                    e.func,
+                    e.site,
+                    serving.map_or(&[], Vec::as_slice),
+                    self.known.get(&e.func),
+                );
                 // Per parameter: `None` before the first call, then the value all calls agree on.
                 let entry = seen
                     .entry(target.func)
@@ -277,8 +292,15 @@ pub fn owner_node(a: &Analysis<'_>, f: FnId, expr: crate::model::ir::ExprId) -> 
 /// Per argument of call `site` in fn `f`: its value while the server serves, when known: a
 /// `true`/`false` literal, or a local that every one of the caller's `serving` places is
 /// gated on (`if stdio { serve }`: `stdio` is true there, so it was true at the call).
-fn arg_values(a: &Analysis<'_>, f: FnId, site: u32, serving: &[Place]) -> Vec<Option<bool>> {
-    let body = &a.program.def(f).body;
+fn arg_values(
+    a: &Analysis<'_>,
+    f: FnId,
+    site: u32,
+    serving: &[Place],
+    known: Option<&Vec<Option<bool>>>,
+) -> Vec<Option<bool>> {
+    let def = a.program.def(f);
+    let body = &def.body;
     let Some(call) = a.resolved[f as usize].calls.get(site as usize) else {
         return Vec::new();
     };
@@ -297,10 +319,21 @@ fn arg_values(a: &Analysis<'_>, f: FnId, site: u32, serving: &[Place]) -> Vec<Op
         }
         value
     };
+    // The caller's own flag passed on (`index_all(quiet)`): its value on the serving path.
+    let forwarded = |name: &str| {
+        let i = def
+            .params
+            .iter()
+            .position(|p| p.name.as_deref() == Some(name))?;
+        known?.get(i).copied().flatten()
+    };
     args.iter()
         .map(|&x| match body.expr(x).kind {
             ExprKind::Lit(Lit::Bool(b)) => Some(b),
-            ExprKind::Local(l) => gated(&body.locals[l as usize].name),
+            ExprKind::Local(l) => {
+                let name = &body.locals[l as usize].name;
+                gated(name).or_else(|| forwarded(name))
+            }
             _ => None,
         })
         .collect()

@@ -13,6 +13,8 @@ pub const ANALYSIS_INCOMPLETE: &str = "analysis_incomplete";
 pub struct Lowered {
     pub ir: Result<FileIr, Box<Finding>>,
     pub incomplete: Vec<Finding>,
+    /// Modules the file declares test-only and out of line (`#[cfg(test)] mod tests;`).
+    pub test_modules: Vec<String>,
 }
 
 /// A copy of `ir`, made once the syntax tree is freed. The IR is kept until its package is
@@ -29,13 +31,14 @@ pub fn lower<F>(file: &SourceFile, id: FileId, lower: F) -> Lowered
 where
     F: FnOnce(&syn::File) -> FileIr + Send,
 {
-    let prepared = source::prepare(file.text());
+    let mut prepared = source::prepare(file.text());
     let mut incomplete: Vec<Finding> = prepared
         .too_deep
         .iter()
         .map(|segment| too_deep(file, id, segment))
         .collect();
     let stack = prepared.stack;
+    let test_modules = std::mem::take(&mut prepared.test_modules);
     let run = move || {
         let result = crate::isolate(|| {
             crate::inject_panic_for_tests(&file.display);
@@ -70,7 +73,11 @@ where
         }
         stopped_at(place, &reason)
     }));
-    Lowered { ir, incomplete }
+    Lowered {
+        ir,
+        incomplete,
+        test_modules,
+    }
 }
 
 /// The diagnostic for a pass that stopped at `place`.

@@ -194,6 +194,9 @@ pub struct Prepared {
     pub too_deep: Vec<Segment>,
     /// Stack to parse, analyse and drop the rest on.
     pub stack: usize,
+    /// Modules declared test-only and out of line (`#[cfg(test)] mod tests;`): their files
+    /// are compiled into tests only.
+    pub test_modules: Vec<String>,
 }
 
 /// The stack the nesting `bound` needs.
@@ -218,8 +221,10 @@ pub fn prepare(text: &str) -> Prepared {
     // would print: they are blanked too. (A directive above a documented item then covers
     // the item, which starts at its first attribute or keyword.)
     let mut blanked: Vec<(usize, usize)> = scan.docs;
+    let mut test_modules = Vec::new();
     for segment in scan.segments {
         if segment.test_only {
+            test_modules.extend(out_of_line_module(&src[segment.start..segment.end]));
             // The analysis leaves test-only items out: they need not be parsed either.
             blanked.push((segment.start, segment.end));
         } else if stack_for(segment.bound) > STACK_BUDGET {
@@ -243,7 +248,27 @@ pub fn prepare(text: &str) -> Prepared {
         text,
         too_deep,
         stack: stack_for(deepest),
+        test_modules,
     }
+}
+
+/// The module an item declares out of line (`pub mod tests;`), read from its last tokens: an
+/// identifier after the keyword `mod`, then `;`. Anything else (a comment in between, a
+/// `use`, an inline module) is not one.
+fn out_of_line_module(item: &str) -> Option<String> {
+    let rest = item.trim_end().strip_suffix(';')?.trim_end();
+    let name_at = rest
+        .rfind(|c: char| !(c == '_' || c.is_alphanumeric()))
+        .map_or(0, |i| i + 1);
+    let name = &rest[name_at..];
+    let before = rest[..name_at]
+        .strip_suffix("r#")
+        .unwrap_or(&rest[..name_at]);
+    let before = before.trim_end().strip_suffix("mod")?;
+    let separated =
+        before.is_empty() || before.ends_with(|c: char| c.is_whitespace() || c == ']' || c == ')');
+    let starts_well = name.starts_with(|c: char| c == '_' || c.is_alphabetic());
+    (separated && starts_well).then(|| name.to_string())
 }
 
 /// Overwrites every byte but line breaks with a space. A range that starts or ends inside a
@@ -324,6 +349,14 @@ pub fn parse_isolated(text: &str) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn test_only_modules_declared_out_of_line_are_named() {
+        let src = "#[cfg(test)]\nmod tests;\n#[cfg(test)] pub(crate) mod r#helpers;\n\
+                   #[cfg(test)]\nmod inline { fn t() {} }\n#[cfg(test)]\nuse a::b as mod_c;\n\
+                   mod live;\n";
+        assert_eq!(super::prepare(src).test_modules, ["tests", "helpers"]);
+    }
+
     #[test]
     fn doc_comments_are_blanked_in_place_and_an_unclosed_one_is_left_to_the_parser() {
         let prepared = super::prepare("/// Doc.\n#[tool] /** x */ fn f() {}\n/** open");

@@ -262,6 +262,33 @@ fn helpers_in_other_workspace_members_are_followed() {
 }
 
 #[test]
+fn files_of_test_only_modules_are_not_analysed() {
+    // `#[cfg(test)] mod testutil;` compiles src/testutil.rs into tests only: its `#[ctor]`
+    // never runs in the server. The one in src/live.rs does, before `main`.
+    let main = "#[cfg(test)]\nmod testutil;\nmod live;\nuse rmcp::{ServerHandler, ServiceExt, transport::stdio};\n\
+                #[derive(Clone)]\npub struct S;\nimpl ServerHandler for S {}\n\
+                #[tokio::main]\nasync fn main() {\n    let _ = S.serve(stdio()).await;\n}\n";
+    let ctor = |what: &str| format!("#[ctor::ctor]\nfn init() {{\n    println!(\"{what}\");\n}}\n");
+    let dir = common::scratch_crate(
+        "test_only_modules",
+        &rmcp(),
+        &[
+            ("src/main.rs", main),
+            ("src/testutil.rs", &ctor("test set-up")),
+            ("src/testutil/fixtures.rs", &ctor("fixtures")),
+            ("src/live.rs", &ctor("boot")),
+        ],
+    );
+    let out = mcp_lint(&dir, &[".", "--message-format", "short"]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("src/live.rs:3:5: error[mcp_lint::stdout_in_stdio_server]"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("testutil"), "{stdout}");
+}
+
+#[test]
 fn helpers_in_transitive_workspace_members_are_followed() {
     // server → notes-core → notes-util: the server does not depend on notes-util itself.
     let dir = common::scratch_dir("transitive");

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::{Found, Job, Levels};
 use crate::diagnostic::{FileId, Finding, Level};
-use crate::model::ir::FileIr;
+use crate::model::ir::{FileIr, Name};
 use crate::per_file::{self, ANALYSIS_INCOMPLETE};
 use crate::source::SourceMap;
 use crate::workspace::{Package, Workspace};
@@ -69,11 +69,24 @@ impl<'a> Lowering<'a> {
     fn package(&self, sources: &SourceMap, pi: usize, findings: &mut Found) -> Vec<FileIr> {
         let jobs = &self.jobs[pi];
         let lowered = self.run(sources, jobs);
-        let files: Vec<FileIr> = jobs
+        let test_modules: Vec<Vec<Name>> = jobs
+            .iter()
+            .zip(&lowered)
+            .flat_map(|(job, l)| {
+                l.test_modules.iter().map(|m| {
+                    let mut path = job.module.clone();
+                    path.push(Name::from(m.as_str()));
+                    path
+                })
+            })
+            .collect();
+        let mut files: Vec<FileIr> = jobs
             .iter()
             .zip(lowered)
             .filter_map(|(job, lowered)| self.absorb(job, lowered, findings))
             .collect();
+        // A file of a module declared `#[cfg(test)] mod tests;` is compiled into tests only.
+        files.retain(|ir| !test_modules.iter().any(|m| ir.module.starts_with(m)));
         findings.extend(incomplete_findings(
             &files,
             pi,

@@ -359,19 +359,29 @@ impl<'a> TypeTable<'a> {
         if !exact.is_empty() {
             return exact;
         }
-        // A path relative to a re-export or the crate root: accept a unique suffix match.
-        let mut suffix = candidates
-            .iter()
-            .take(MAX_NAMESAKES)
-            .copied()
-            .filter(|&id| {
-                let m = module_of(id);
-                prefix.is_empty() || m.ends_with(&prefix[prefix.len().min(m.len())..])
-            });
-        match (suffix.next(), suffix.next()) {
-            (Some(one), None) => vec![one],
-            _ => Vec::new(),
+        // A path relative to a re-export or the crate root: the one namesake whose module ends
+        // with the path's prefix (as much of it as the module is long), else the one outside
+        // the caller's module (`router::call_tool` in `tools::call_tool` names another fn).
+        let named: Vec<FnId> = candidates.iter().take(MAX_NAMESAKES).copied().collect();
+        let ends_with_prefix = |id: &FnId| {
+            let m = module_of(*id);
+            let k = prefix.len().min(m.len());
+            m.ends_with(&prefix[prefix.len() - k..])
+        };
+        let elsewhere = |id: &FnId| prefix.is_empty() || module_of(*id)[..] != def.module[..];
+        for pick in [
+            named
+                .iter()
+                .copied()
+                .filter(ends_with_prefix)
+                .collect::<Vec<_>>(),
+            named.iter().copied().filter(elsewhere).collect(),
+        ] {
+            if let [one] = pick[..] {
+                return vec![one];
+            }
         }
+        Vec::new()
     }
 }
 

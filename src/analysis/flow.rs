@@ -84,6 +84,9 @@ pub struct Checks {
     pub length: HashSet<String>,
     pub variant: HashSet<String>,
     pub affix: HashSet<String>,
+    /// `s.starts_with(p)`: the place `s` and the place or literal `p`, so `&s[p.len()..]` is
+    /// known to be in bounds.
+    pub prefix: HashSet<(String, String)>,
 }
 
 /// Analyses fn `func`; returns its facts and summary.

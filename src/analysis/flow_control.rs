@@ -273,7 +273,12 @@ impl Flow<'_, '_> {
             })
             .collect();
         let place = super::text::place_key(self.body, base);
-        let checked = place.is_some_and(|p| self.checks.length.contains(&p))
+        let checked = place
+            .as_ref()
+            .is_some_and(|p| self.checks.length.contains(p))
+            || place
+                .as_ref()
+                .is_some_and(|p| self.past_checked_prefix(p, index))
             || self.slices_at_found_indices(base, index);
         let shape = super::text::index_can_panic(self.body, index);
         let base_ty = self.resolved_base_is_sequence(base);
@@ -304,6 +309,33 @@ impl Flow<'_, '_> {
             });
         }
         bv
+    }
+
+    /// `&s[p.len()..]` after `s.starts_with(p)`: the prefix is there, so its end is in bounds.
+    fn past_checked_prefix(&self, base: &str, index: ExprId) -> bool {
+        let body = self.body;
+        let ExprKind::Range {
+            start: Some(start),
+            end: None,
+            ..
+        } = body.expr(index).kind
+        else {
+            return false;
+        };
+        let ExprKind::MethodCall {
+            receiver,
+            method,
+            args,
+            ..
+        } = &body.expr(body.peel(start)).kind
+        else {
+            return false;
+        };
+        method == "len"
+            && args.is_empty()
+            && self
+                .pattern_key(*receiver)
+                .is_some_and(|p| self.checks.prefix.contains(&(base.to_string(), p)))
     }
 
     /// `s[i..]`, `s[i + 1..]`, `s[..i]` where `i` is what `s.find(..)` returned. One bound

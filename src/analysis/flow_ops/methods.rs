@@ -111,7 +111,7 @@ impl Flow<'_, '_> {
         if site_idx.is_some() {
             self.open.pop();
         }
-        self.note_method_checks(receiver, method);
+        self.note_method_checks(receiver, method, args);
         if let Some(sdk) = self.env.sdk
             && sdk.is_stdio_method(method)
         {

@@ -96,8 +96,17 @@ impl Flow<'_, '_> {
         let (root, first) = text::chain_root(self.body, receiver);
         let Some(root) = root else { return false };
         let c = &self.checks;
+        // One step that keeps the variant (`slot.as_mut().unwrap()` after `slot.is_none()`
+        // put a value there).
+        let one_step = matches!(&self.body.expr(self.body.peel(receiver)).kind,
+            ExprKind::MethodCall { receiver: r, .. }
+                if !matches!(self.body.expr(self.body.peel(*r)).kind, ExprKind::MethodCall { .. }));
         match first.as_deref() {
             None => c.variant.contains(&root),
+            Some(
+                "as_ref" | "as_mut" | "as_deref" | "as_deref_mut" | "clone" | "cloned" | "copied"
+                | "take",
+            ) if one_step => c.variant.contains(&root),
             Some("strip_prefix" | "strip_suffix") => c.affix.contains(&root),
             Some("next") if c.variant.contains(&root) => true,
             Some(
@@ -108,21 +117,45 @@ impl Flow<'_, '_> {
         }
     }
 
-    pub(super) fn note_method_checks(&mut self, receiver: ExprId, method: &str) {
+    pub(super) fn note_method_checks(&mut self, receiver: ExprId, method: &str, args: &[ExprId]) {
+        // `x.as_ref().is_some_and(..)` checks `x`.
+        let receiver = match &self.body.expr(self.body.peel(receiver)).kind {
+            ExprKind::MethodCall {
+                receiver: r,
+                method: m,
+                args: a,
+                ..
+            } if a.is_empty() && matches!(m.as_str(), "as_ref" | "as_mut" | "as_deref") => *r,
+            _ => receiver,
+        };
         let Some(place) = text::place_key(self.body, receiver) else {
             return;
         };
+        if method == "starts_with"
+            && let Some(pattern) = args.first().and_then(|&a| self.pattern_key(a))
+        {
+            self.checks.prefix.insert((place.clone(), pattern));
+        }
         match method {
             "is_empty" => {
                 self.checks.length.insert(place);
             }
-            "is_some" | "is_none" | "is_ok" | "is_err" | "peek" => {
+            "is_some" | "is_none" | "is_ok" | "is_err" | "peek" | "is_some_and" | "is_ok_and" => {
                 self.checks.variant.insert(place);
             }
             "starts_with" | "ends_with" => {
                 self.checks.affix.insert(place);
             }
             _ => {}
+        }
+    }
+
+    /// A prefix pattern as a key: its place (`kw`, `self.sep`) or its string literal.
+    pub(in crate::analysis) fn pattern_key(&self, e: ExprId) -> Option<String> {
+        let e = self.body.peel(e);
+        match &self.body.expr(e).kind {
+            ExprKind::Lit(Lit::Str(s)) => Some(format!("{s:?}")),
+            _ => text::place_key(self.body, e),
         }
     }
 }

@@ -12,6 +12,12 @@ impl Flow<'_, '_> {
     ) -> Val {
         let body = self.body;
         let name = path.last().map(Name::as_str).unwrap_or_default();
+        // `Self { .. }` in the type's own impl (`ToolResult::fail` building `Self { .. }`).
+        let owner = self.env.program.def(self.func).owner.as_deref();
+        let name = match (name, owner) {
+            ("Self", Some(owner)) => owner,
+            _ => name,
+        };
         let vals: Vec<(Name, Val)> = fields
             .iter()
             .map(|(n, e)| (n.clone(), self.eval(*e)))

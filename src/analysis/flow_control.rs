@@ -217,7 +217,10 @@ impl Flow<'_, '_> {
         }
         // An error of a call we cannot see into (std, another crate) is made at this `?`.
         // (`Url::parse("https://..")?` on a constant cannot fail on caller data.)
-        if err.is_empty() && !super::text::is_constant(self.body, self.body.peel(operand)) {
+        if err.is_empty()
+            && !super::text::is_constant(self.body, self.body.peel(operand))
+            && !self.serializes_to_json(operand)
+        {
             let parsed = super::text::parses_arguments(self.body, operand);
             err.push(Origin {
                 fact: Fact::Foreign {

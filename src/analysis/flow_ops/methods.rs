@@ -139,6 +139,10 @@ impl Flow<'_, '_> {
                 let e = self.error_param(rv, receiver, Some(a));
                 let mapped = self.callable(id, a, &[e]);
                 let mut out = ok();
+                // The error of serializing to JSON is not a path the tool takes.
+                if self.serializes_to_json(receiver) {
+                    return out.joined(&plain_params(rv));
+                }
                 let mut mapped = mapped.success();
                 if mapped.is_empty() {
                     mapped.push(self.foreign(a, None));

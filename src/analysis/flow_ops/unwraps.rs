@@ -17,26 +17,7 @@ impl Flow<'_, '_> {
         let inner = body.peel(receiver);
         let lock = matches!(&body.expr(inner).kind, ExprKind::MethodCall { method: m, args, .. }
             if args.is_empty() && matches!(m.as_str(), "lock" | "read" | "write"));
-        let serialization = match &body.expr(inner).kind {
-            ExprKind::Call { func, .. } => match &body.expr(*func).kind {
-                ExprKind::Path(p) => {
-                    let r = self.imports.resolve_segments(p);
-                    r.first().is_some_and(|f| f == "serde_json")
-                        && r.last().is_some_and(|l| {
-                            matches!(
-                                l.as_str(),
-                                "to_value"
-                                    | "to_string"
-                                    | "to_string_pretty"
-                                    | "to_vec"
-                                    | "to_vec_pretty"
-                            )
-                        })
-                }
-                _ => false,
-            },
-            _ => false,
-        };
+        let serialization = self.serializes_to_json(inner);
         // `writeln!(string, ..)` into memory cannot fail; into a file or a socket it can. A
         // destination of unknown type is taken for memory.
         let write_to_memory = matches!(&body.expr(inner).kind, ExprKind::Macro(m)
@@ -80,6 +61,26 @@ impl Flow<'_, '_> {
             PanicKind::Unwrap
         };
         self.panic_site(span, format!("`.{method}()`"), kind, invariant);
+    }
+
+    /// `serde_json::to_string(&v)` and its kin: serializing the crate's data to JSON, which does
+    /// not fail on it (its failure is taken as impossible, as for `.unwrap()`).
+    pub(in crate::analysis) fn serializes_to_json(&self, e: ExprId) -> bool {
+        let body = self.body;
+        let ExprKind::Call { func, .. } = &body.expr(body.peel(e)).kind else {
+            return false;
+        };
+        let ExprKind::Path(p) = &body.expr(*func).kind else {
+            return false;
+        };
+        let r = self.imports.resolve_segments(p);
+        r.first().is_some_and(|f| f == "serde_json")
+            && r.last().is_some_and(|l| {
+                matches!(
+                    l.as_str(),
+                    "to_value" | "to_string" | "to_string_pretty" | "to_vec" | "to_vec_pretty"
+                )
+            })
     }
 
     /// `child.stdout.take().expect(..)` after `.stdout(Stdio::piped())`: the handle is there.

@@ -1,0 +1,30 @@
+//! The rewrite families. Each keeps what the program means and changes how it is spelled;
+//! each can run alone, and each has unit tests that run a program before and after it.
+
+use crate::edit::Rewrite;
+use crate::tree::Tree;
+
+mod rename_locals;
+
+/// One family of meaning-preserving rewrites.
+pub trait Family: Sync {
+    /// A short name, used in the ratchet file and the table.
+    fn name(&self) -> &'static str;
+    /// What it does, in one line.
+    fn about(&self) -> &'static str;
+    /// Rewrites every site of the family in `tree`; `sites == 0` when there was none.
+    fn rewrite(&self, tree: &Tree) -> Rewrite;
+}
+
+/// Every family, in the order of the table.
+pub fn all() -> Vec<&'static dyn Family> {
+    vec![&rename_locals::RenameLocals]
+}
+
+/// The family called `name`.
+pub fn by_name(name: &str) -> Option<&'static dyn Family> {
+    all().into_iter().find(|f| f.name() == name)
+}
+
+#[cfg(test)]
+pub(crate) mod testing;

@@ -47,6 +47,9 @@ impl Family for RenameLocals {
 /// A fn's parameters and body, whatever kind of fn it is.
 struct FnParts {
     inputs: Vec<syn::Pat>,
+    /// Parameters under an attribute (`#[tool(param)] a: i32` in rmcp 0.1): a macro may read
+    /// their names (a tool's argument names), so they stay.
+    attributed: Vec<syn::Pat>,
     body: syn::Block,
 }
 
@@ -55,16 +58,20 @@ struct FnBodies<'a>(&'a mut Vec<FnParts>);
 
 impl FnBodies<'_> {
     fn push(&mut self, sig: &syn::Signature, body: &syn::Block) {
-        let inputs = sig
-            .inputs
-            .iter()
-            .filter_map(|a| match a {
-                syn::FnArg::Typed(t) => Some((*t.pat).clone()),
-                syn::FnArg::Receiver(_) => None,
-            })
-            .collect();
+        let (mut inputs, mut attributed) = (Vec::new(), Vec::new());
+        for arg in &sig.inputs {
+            if let syn::FnArg::Typed(t) = arg {
+                let list = if t.attrs.is_empty() {
+                    &mut inputs
+                } else {
+                    &mut attributed
+                };
+                list.push((*t.pat).clone());
+            }
+        }
         self.0.push(FnParts {
             inputs,
+            attributed,
             body: body.clone(),
         });
     }
@@ -96,6 +103,11 @@ fn rename_in_fn(
         found.visit_pat(input);
     }
     found.visit_block(&f.body);
+    let mut fixed = Bindings::default();
+    for input in &f.attributed {
+        fixed.visit_pat(input);
+    }
+    found.unsafe_names.extend(fixed.names);
     let kept: Vec<&String> = found
         .names
         .iter()
@@ -437,6 +449,16 @@ fn serde(x: i32) -> String { format!("{x}") }
         );
         assert!(!text.contains(": id,"), "{text}");
         assert!(text.contains("\"id\": v"), "{text}");
+    }
+
+    #[test]
+    fn parameters_under_an_attribute_keep_their_names() {
+        let text = testing::rewritten(
+            &RenameLocals,
+            "#[tool]\nasync fn add(&self, #[tool(param)] a: i32, b: i32) -> String { format!(\"{}\", a + b) }",
+        );
+        assert!(text.contains("#[tool(param)] a: i32, v"), "{text}");
+        assert!(text.contains("a + v"), "{text}");
     }
 
     #[test]

@@ -52,6 +52,7 @@ pub struct Rewriter<'t> {
     tree: &'t Tree,
     edits: BTreeMap<String, Vec<Edit>>,
     new_files: BTreeMap<String, (Origin, Vec<Chunk>)>,
+    names: BTreeMap<String, String>,
 }
 
 impl<'t> Rewriter<'t> {
@@ -60,7 +61,14 @@ impl<'t> Rewriter<'t> {
             tree,
             edits: BTreeMap::new(),
             new_files: BTreeMap::new(),
+            names: BTreeMap::new(),
         }
+    }
+
+    /// Records that the rewrite calls `old` by `new` (an item renamed): the linter's outputs
+    /// that name it (a tool's fn, a result type) are read with the old name.
+    pub fn rename(&mut self, old: &str, new: &str) {
+        self.names.insert(new.to_string(), old.to_string());
     }
 
     pub fn tree(&self) -> &'t Tree {
@@ -148,6 +156,7 @@ impl<'t> Rewriter<'t> {
             tree: Tree { files },
             maps,
             sites,
+            names: self.names,
         }
     }
 }
@@ -249,6 +258,8 @@ pub struct Rewrite {
     maps: BTreeMap<String, Vec<Segment>>,
     /// How many edits made it (0: the family found nothing to rewrite).
     pub sites: usize,
+    /// New name → old name, for the items the rewrite renamed.
+    pub names: BTreeMap<String, String>,
 }
 
 impl Rewrite {
@@ -272,6 +283,27 @@ impl Rewrite {
         } else {
             segment.origin.clone()
         })
+    }
+
+    /// `text` with every name the rewrite gave put back as it was.
+    pub fn old_names(&self, text: &str) -> String {
+        if self.names.is_empty() {
+            return text.to_string();
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut word = String::new();
+        for c in text.chars().chain(std::iter::once('\0')) {
+            if c.is_alphanumeric() || c == '_' {
+                word.push(c);
+                continue;
+            }
+            out.push_str(self.names.get(&word).unwrap_or(&word));
+            word.clear();
+            if c != '\0' {
+                out.push(c);
+            }
+        }
+        out
     }
 
     /// The files whose text the rewrite changed or added.
@@ -366,6 +398,19 @@ mod tests {
         assert_eq!(out.origin("moved.rs", 1).map(|o| o.offset), Some(0));
         assert_eq!(out.origin("moved.rs", 7).map(|o| o.offset), Some(3));
         assert_eq!(out.sites, 2);
+    }
+
+    #[test]
+    fn names_the_rewrite_gave_read_back_as_they_were() {
+        let t = tree("fn helper() {}\n");
+        let mut r = Rewriter::new(&t);
+        r.replace_text("a.rs", 3..9, "mm_f0");
+        r.rename("helper", "mm_f0");
+        let out = r.finish();
+        assert_eq!(
+            out.old_names("Vec<mm_f0>, mm_f01 mm_f0::x"),
+            "Vec<helper>, mm_f01 helper::x"
+        );
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! ```
 //! Prints the family × lint table, then every verdict that moved (`-q`: the table only).
 //! `--family NAME` (repeatable) runs only those families; `--ratchet FILE` compares with a
-//! ratchet file and exits 1 when a pair is new or worse; `--write-ratchet FILE` saves one.
+//! ratchet file and exits 1 when a pair is new or worse; `--write-ratchet FILE` saves one;
+//! `--show` prints the files each family rewrites instead of checking (no linter needed).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -19,6 +20,7 @@ struct Args {
     dirs: Vec<PathBuf>,
     families: Vec<String>,
     quiet: bool,
+    show: bool,
     ratchet: Option<PathBuf>,
     write_ratchet: Option<PathBuf>,
 }
@@ -29,6 +31,7 @@ fn parse_args() -> Result<Args, String> {
         dirs: Vec::new(),
         families: Vec::new(),
         quiet: false,
+        show: false,
         ratchet: None,
         write_ratchet: None,
     };
@@ -41,6 +44,7 @@ fn parse_args() -> Result<Args, String> {
             "--ratchet" => args.ratchet = Some(PathBuf::from(value()?)),
             "--write-ratchet" => args.write_ratchet = Some(PathBuf::from(value()?)),
             "-q" | "--quiet" => args.quiet = true,
+            "--show" => args.show = true,
             "-h" | "--help" => return Err(String::new()),
             flag if flag.starts_with('-') => return Err(format!("unknown flag {flag}")),
             dir => args.dirs.push(PathBuf::from(dir)),
@@ -52,7 +56,7 @@ fn parse_args() -> Result<Args, String> {
     Ok(args)
 }
 
-const USAGE: &str = "usage: metamorph [--bin MCP_LINT] [--family NAME].. [-q] \
+const USAGE: &str = "usage: metamorph [--bin MCP_LINT] [--family NAME].. [-q] [--show] \
                      [--ratchet FILE] [--write-ratchet FILE] DIR..";
 
 fn main() -> ExitCode {
@@ -70,7 +74,6 @@ fn main() -> ExitCode {
 
 fn run() -> Result<ExitCode, String> {
     let args = parse_args()?;
-    let linter = Linter::new(&args.bin)?;
     let chosen: Vec<&'static dyn families::Family> = if args.families.is_empty() {
         families::all()
     } else {
@@ -92,6 +95,11 @@ fn run() -> Result<ExitCode, String> {
             args: Vec::new(),
         });
     }
+    if args.show {
+        show(&inputs, &chosen);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let linter = Linter::new(&args.bin)?;
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
     let work = check::work_dir("cli");
     let outcomes = check::run(&linter, &inputs, &chosen, &work, threads);
@@ -116,4 +124,17 @@ fn run() -> Result<ExitCode, String> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Prints what each family makes of each input's files.
+fn show(inputs: &[Input], chosen: &[&'static dyn families::Family]) {
+    for input in inputs {
+        for family in chosen {
+            let rewrite = family.rewrite(&input.tree);
+            for path in rewrite.changed_files() {
+                println!("== {} × {}: {path}", input.name, family.name());
+                println!("{}", rewrite.tree.files[path]);
+            }
+        }
+    }
 }

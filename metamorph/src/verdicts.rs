@@ -105,6 +105,10 @@ pub trait Positions {
     fn input_line(&self, file: &str, offset: usize) -> Option<(String, usize)>;
     /// The text of a file of the linted tree.
     fn linted_text(&self, file: &str) -> Option<&str>;
+    /// A name in the linter's output, as the input spells it.
+    fn input_name(&self, name: &str) -> String {
+        name.to_string()
+    }
 }
 
 /// The input itself: every position stands for itself.
@@ -134,6 +138,9 @@ impl Positions for Through<'_> {
     }
     fn linted_text(&self, file: &str) -> Option<&str> {
         self.rewrite.tree.files.get(file).map(String::as_str)
+    }
+    fn input_name(&self, name: &str) -> String {
+        self.rewrite.old_names(name)
     }
 }
 
@@ -184,20 +191,29 @@ impl Verdicts {
     }
 
     fn tool(&mut self, tool: &Value, positions: &dyn Positions) {
-        let name = tool["name"].as_str().unwrap_or("?");
-        let at = line_place(positions, &tool["file"], &tool["line"], &Value::Null);
-        let mut success: Vec<&str> = tool["success"]
+        // A tool is known by its wire name and place; a dispatcher or another request handler
+        // by its kind alone: its name and place are a fn's, which a rewrite may move into a
+        // helper without changing what the server answers.
+        let kind = text(&tool["kind"]);
+        let (name, at) = if kind == "tool" {
+            let name = positions.input_name(tool["name"].as_str().unwrap_or("?"));
+            let at = line_place(positions, &tool["file"], &tool["line"], &Value::Null);
+            (format!("`{name}`"), format!(" at {at}"))
+        } else {
+            (String::new(), String::new())
+        };
+        let mut success: Vec<String> = tool["success"]
             .as_array()
             .into_iter()
             .flatten()
             .filter_map(Value::as_str)
+            .map(|s| positions.input_name(s))
             .collect();
         success.sort_unstable();
         self.add(
             "tools",
             format!(
-                "{} `{name}` at {at}: err {}, success [{}]",
-                text(&tool["kind"]),
+                "{kind} {name}{at}: err {}, success [{}]",
                 text(&tool["err"]),
                 success.join(", ")
             ),
@@ -214,7 +230,7 @@ impl Verdicts {
             self.add(
                 lint,
                 format!(
-                    "`{name}` fails by {} {} (code {}) at {at}: {lint} {}",
+                    "{kind} {name} fails by {} {} (code {}) at {at}: {lint} {}",
                     text(&failure["channel"]),
                     text(&failure["kind"]),
                     text(&failure["code"]),

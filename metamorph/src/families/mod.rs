@@ -4,6 +4,8 @@
 use crate::edit::Rewrite;
 use crate::tree::Tree;
 
+mod items;
+mod rename_items;
 mod rename_locals;
 
 /// One family of meaning-preserving rewrites.
@@ -18,7 +20,12 @@ pub trait Family: Sync {
 
 /// Every family, in the order of the table.
 pub fn all() -> Vec<&'static dyn Family> {
-    vec![&rename_locals::RenameLocals]
+    vec![
+        &rename_items::RenameItems,
+        &rename_items::RenameMethodsCommon,
+        &rename_locals::RenameLocals,
+        // (families end)
+    ]
 }
 
 /// The family called `name`.

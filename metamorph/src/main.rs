@@ -3,7 +3,7 @@
 //!
 //! ```sh
 //! cargo build --release
-//! cargo run --release -p mcp-lint-metamorph -- --bin target/release/mcp-lint DIR...
+//! cargo run --release -p mcp-lint-metamorph --bin metamorph -- --bin target/release/mcp-lint DIR...
 //! ```
 //! Prints the family × lint table, then every verdict that moved (`-q`: the table only).
 //! `--family NAME` (repeatable) runs only those families; `--ratchet FILE` compares with a

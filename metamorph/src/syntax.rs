@@ -17,8 +17,10 @@ pub struct Parsed {
 impl Parsed {
     pub fn new(text: &str) -> Option<Parsed> {
         let ast = syn::parse_file(text).ok()?;
-        let base = if text.starts_with('\u{feff}') { 3 } else { 0 };
-        Some(Parsed { ast, base })
+        Some(Parsed {
+            ast,
+            base: skipped_prefix(text),
+        })
     }
 
     /// The bytes a span covers.
@@ -32,6 +34,19 @@ impl Parsed {
     pub fn node<T: Spanned>(&self, node: &T) -> Range<usize> {
         self.range(node.span())
     }
+}
+
+/// What `syn::parse_file` skips before it parses: a byte-order mark, then a shebang line
+/// (`#!` not followed by `[`), up to its line break.
+fn skipped_prefix(text: &str) -> usize {
+    let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let rest = &text[bom..];
+    if let Some(after) = rest.strip_prefix("#!")
+        && !after.trim_start().starts_with('[')
+    {
+        return bom + rest.find('\n').unwrap_or(rest.len());
+    }
+    bom
 }
 
 /// An argument of a function-like macro written like a call's: `expr` or `name = expr`.
@@ -156,6 +171,22 @@ mod tests {
         };
         assert_eq!(&text[parsed.range(f.sig.ident.span())], "main");
         assert_eq!(&text[parsed.node(&f.block)], "{ let x = 1; }");
+    }
+
+    #[test]
+    fn ranges_are_byte_offsets_after_a_shebang_line_too() {
+        let text = "#!/usr/bin/env rust-script\n//! doc\nfn main() {}";
+        let parsed = Parsed::new(text).expect("parses");
+        let syn::Item::Fn(f) = &parsed.ast.items[0] else {
+            panic!("a fn")
+        };
+        assert_eq!(&text[parsed.range(f.sig.ident.span())], "main");
+        let attribute = "#![allow(x)]\nfn main() {}";
+        let parsed = Parsed::new(attribute).expect("parses");
+        let syn::Item::Fn(f) = &parsed.ast.items[0] else {
+            panic!("a fn")
+        };
+        assert_eq!(&attribute[parsed.range(f.sig.ident.span())], "main");
     }
 
     #[test]

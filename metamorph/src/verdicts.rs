@@ -27,6 +27,10 @@ pub struct Linter {
 impl Linter {
     /// The linter at `bin`, with every lint at least at `warn`.
     pub fn new(bin: &Path) -> Result<Linter, String> {
+        // Runs happen in each tree's folder: a relative path would not reach the binary.
+        let bin = &bin
+            .canonicalize()
+            .map_err(|e| format!("cannot find {}: {e}", bin.display()))?;
         let out = Command::new(bin)
             .arg("lints")
             .output()

@@ -4,6 +4,7 @@
 use crate::edit::Rewrite;
 use crate::tree::Tree;
 
+mod dispatch;
 mod items;
 mod rename_items;
 mod rename_locals;
@@ -24,6 +25,10 @@ pub fn all() -> Vec<&'static dyn Family> {
         &rename_items::RenameItems,
         &rename_items::RenameMethodsCommon,
         &rename_locals::RenameLocals,
+        &dispatch::DispatchConst,
+        &dispatch::DispatchIfChain,
+        &dispatch::DispatchEqMethod,
+        &dispatch::DispatchEnum,
         // (families end)
     ]
 }

@@ -108,9 +108,9 @@ fn rewrite(tree: &Tree, style: Style) -> Rewrite {
     rewriter.finish()
 }
 
-/// With fewer string arms a match is a test more than a dispatch (with 1, `match name { "echo"
-/// => .., _ => .. }` would be a site too).
-const MIN_STRING_ARMS: usize = 2;
+/// A dispatch may answer one method itself and send the rest on (`match method { "tools/call"
+/// => .., _ => .. }`): one string arm and a catch-all are a site.
+const MIN_STRING_ARMS: usize = 1;
 
 /// A string dispatch match, as byte ranges of its file.
 struct Site {

@@ -288,8 +288,6 @@ fn matches_that_are_not_plain_string_dispatch_are_skipped() {
         r#"fn f(m: &str) -> u8 { match m { "a" => 1, "b" => 2 } }"#,
         // Options of strings.
         r#"fn f(m: Option<&str>) -> u8 { match m { Some("a") => 1, Some("b") => 2, _ => 0 } }"#,
-        // One string arm only.
-        r#"fn f(m: &str) -> u8 { match m { "a" => 1, _ => 0 } }"#,
         // An upper-case catch-all may be a constant pattern.
         r#"fn f(m: &str) -> u8 { match m { "a" => 1, "b" => 2, OTHER => 0 } }"#,
         // Byte strings.
@@ -303,6 +301,18 @@ fn matches_that_are_not_plain_string_dispatch_are_skipped() {
             assert_eq!(out.sites, 0, "{}: {program}", family.name());
         }
     }
+}
+
+#[test]
+fn one_string_arm_and_a_catch_all_are_a_dispatch() {
+    let text = testing::rewritten(
+        &DispatchIfChain,
+        r#"fn f(m: &str) -> u8 { match m { "tools/call" => 1, _ => 0 } }"#,
+    );
+    assert!(
+        text.contains(r#"if mm_s0 == "tools/call" { 1 } else { 0 }"#),
+        "{text}"
+    );
 }
 
 #[test]

@@ -5,9 +5,13 @@ use crate::edit::Rewrite;
 use crate::tree::Tree;
 
 mod dispatch;
+mod eta;
+mod fns;
 mod items;
+mod registration;
 mod rename_items;
 mod rename_locals;
+mod scope;
 
 /// One family of meaning-preserving rewrites.
 pub trait Family: Sync {
@@ -29,6 +33,11 @@ pub fn all() -> Vec<&'static dyn Family> {
         &dispatch::DispatchIfChain,
         &dispatch::DispatchEqMethod,
         &dispatch::DispatchEnum,
+        &registration::RegistrationFromArray,
+        &registration::RegistrationCollect,
+        &registration::RegistrationFnCast,
+        &eta::EtaExpand,
+        &eta::EtaReduce,
         // (families end)
     ]
 }

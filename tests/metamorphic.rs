@@ -9,7 +9,7 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use mcp_lint_metamorph::{Input, Linter, Ratchet, Tree, check, families};
 
@@ -104,4 +104,119 @@ fn verdicts_survive_meaning_preserving_rewrites() {
          better: shorten the list with MCP_LINT_BLESS=1 cargo test --test metamorphic)",
         problems.join("\n")
     );
+}
+
+/// The crates the SDK oracles build (the rmcp ui-tests and the example), each rewritten by
+/// every family, must still build: a rewrite that does not compile changes what the program
+/// means. Each input's rewritten copies are members of one workspace, checked by one cargo run.
+#[test]
+#[ignore = "needs crates.io to build each rmcp version the ui-tests use (slow); .ci/run runs it"]
+fn rewritten_inputs_still_compile_against_the_real_sdk() {
+    if common::skip_slow("the rewritten inputs' build") {
+        return;
+    }
+    let mut crates: Vec<(String, PathBuf)> = common::ui_case::all()
+        .iter()
+        .filter_map(|case| {
+            let dir = common::build::buildable_case(case, "metamorph")?;
+            Some((case.display().to_string(), dir))
+        })
+        .collect();
+    crates.push(("example/notes-server".into(), example_crate()));
+    let families = families::all();
+    let (mut built, mut failures) = (0, Vec::new());
+    for (name, dir) in &crates {
+        // Only what builds as it is: the rewrite must not be what breaks it.
+        if !common::build::compile_errors(dir).is_ok_and(|e| e.is_empty()) {
+            continue;
+        }
+        built += 1;
+        let tree = Tree::read(dir).expect("read the crate");
+        let workspace = dir.with_extension("rewritten");
+        let members = write_rewrites(&tree, &families, &workspace);
+        let errors = common::build::compile_errors_by_target(&workspace, &["--workspace"])
+            .unwrap_or_else(|e| panic!("{name}: cargo check failed: {e}"));
+        println!(
+            "{name}: {} of {members} rewrites build",
+            members - errors.len()
+        );
+        for (family, errors) in errors {
+            failures.push(format!("{name} × {family}: {errors:?}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "rewrites that do not build:\n{}",
+        failures.join("\n")
+    );
+    assert!(built >= 8, "too few inputs build as they are: {built}");
+}
+
+/// The example as a crate of its own under target/oracle.
+fn example_crate() -> PathBuf {
+    let dir = common::repo().join("target/oracle/metamorph-example");
+    let _ = std::fs::remove_dir_all(&dir);
+    let tree = Tree::read(&common::repo().join("example/notes-server")).expect("the example");
+    let mut tree = tree;
+    if let Some(manifest) = tree.files.get_mut("Cargo.toml") {
+        *manifest = manifest.replacen("[dependencies]", "[workspace]\n\n[dependencies]", 1);
+    }
+    tree.write(&dir).expect("write the example");
+    dir
+}
+
+/// Writes each family's rewrite of `tree` as a member of a workspace at `dir` (in a folder
+/// named after the family); returns how many there are.
+fn write_rewrites(
+    tree: &Tree,
+    families: &[&'static dyn mcp_lint_metamorph::Family],
+    dir: &Path,
+) -> usize {
+    let _ = std::fs::remove_dir_all(dir);
+    let mut members = Vec::new();
+    for family in families {
+        let mut rewrite = family.rewrite(tree);
+        if rewrite.sites == 0 {
+            continue;
+        }
+        let Some(manifest) = rewrite.tree.files.get_mut("Cargo.toml") else {
+            continue;
+        };
+        // Unique across inputs: the target directory is shared.
+        let package = format!("{}-{}", dir_name(dir), family.name());
+        *manifest = member_manifest(manifest, &package);
+        rewrite
+            .tree
+            .write(&dir.join(family.name()))
+            .expect("write a rewrite");
+        members.push(format!("\"{}\"", family.name()));
+    }
+    let manifest = format!(
+        "[workspace]\nmembers = [{}]\nresolver = \"2\"\n",
+        members.join(", ")
+    );
+    std::fs::write(dir.join("Cargo.toml"), manifest).expect("write the workspace");
+    members.len()
+}
+
+fn dir_name(dir: &Path) -> String {
+    dir.file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().replace('.', "-"))
+}
+
+/// A crate's manifest as a workspace member called `name`.
+fn member_manifest(manifest: &str, name: &str) -> String {
+    let mut out = String::new();
+    for line in manifest.lines() {
+        if line.trim() == "[workspace]" {
+            continue;
+        }
+        if line.starts_with("name = ") && out.contains("[package]") && !out.contains("\nname = ") {
+            out.push_str(&format!("name = \"{}\"\n", name.replace('_', "-")));
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }

@@ -35,29 +35,9 @@ fn project(name: &str, manifest_deps: &str, main: &str) -> PathBuf {
 }
 
 fn build(dir: &Path, name: &str) -> PathBuf {
-    let out = oracle_cargo(dir, &["build", "--quiet"]);
+    let out = common::build::oracle_cargo(dir, &["build", "--quiet"]);
     assert!(out.status.success(), "{}", common::text(&out.stderr));
-    oracle_target().join("debug").join(name)
-}
-
-/// The one target directory every scratch server builds in, so each SDK version and its
-/// dependencies compile once.
-fn oracle_target() -> PathBuf {
-    common::repo().join("target/oracle/target")
-}
-
-/// `cargo <args>` in the scratch crate `dir`. Without debug info: the servers are only run,
-/// never debugged, and their dependency tree (tokio, serde, the SDK) then compiles and links
-/// markedly faster.
-fn oracle_cargo(dir: &Path, args: &[&str]) -> std::process::Output {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    Command::new(cargo)
-        .args(args)
-        .current_dir(dir)
-        .env("CARGO_TARGET_DIR", oracle_target())
-        .env("CARGO_PROFILE_DEV_DEBUG", "0")
-        .output()
-        .expect("cargo runs")
+    common::build::oracle_target().join("debug").join(name)
 }
 
 /// Sends `initialize`, `notifications/initialized` and `calls` (as `tools/call` with ids
@@ -376,75 +356,6 @@ fn rust_mcp_sdk_wire_matches_the_lints() {
 }
 
 /// What a fixed ui-test needs besides its SDK to compile.
-const COMPILE_DEPS: &str = "tokio = { version = \"1\", features = [\"full\"] }\nanyhow = \"1\"\nserde = { version = \"1\", features = [\"derive\"] }\nserde_json = \"1\"\nschemars = \"1\"\ntracing = \"0.1\"\ntracing-subscriber = \"0.3\"\n";
-
-/// A ui-test case as a crate that can be built: its manifest gets `[workspace]`, the
-/// features rmcp's servers need and [`COMPILE_DEPS`]; its made-up lock file is dropped.
-fn buildable_case(case: &Path) -> Option<PathBuf> {
-    let source = std::fs::read_to_string(case).expect("case");
-    let deps = common::ui_case::deps(&source);
-    if !deps.iter().any(|d| d.starts_with("rmcp = ")) {
-        return None;
-    }
-    let (scratch, _) = common::ui_case::scratch(case).expect("scratch crate");
-    let lint = case.parent()?.file_name()?.to_string_lossy().into_owned();
-    let name = format!("fixed-{lint}-{}", case.file_stem()?.to_string_lossy());
-    let dir = common::repo()
-        .join("target/oracle")
-        .join(name.replace('_', "-"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("src")).expect("project");
-    let target = common::ui_case::target(&source);
-    let mut code = source.clone();
-    // Most cases are tools without a program around them: an empty `main` (which serves
-    // nothing, so the findings stay the same) lets them build.
-    if target == "src/main.rs" && !source.contains("fn main(") {
-        code.push_str("\nfn main() {}\n");
-    }
-    std::fs::write(dir.join(target), code).expect("write case");
-    let manifest = std::fs::read_to_string(scratch.join("Cargo.toml")).expect("manifest");
-    let mut out = String::new();
-    for line in manifest.lines() {
-        match line.strip_prefix("rmcp = \"") {
-            Some(version) => out.push_str(&format!(
-                "rmcp = {{ version = \"{}, features = [\"server\", \"macros\", \"transport-io\"] }}\n",
-                version
-            )),
-            None if line.starts_with("tracing-subscriber") || line.starts_with("serde_json") => {}
-            None => {
-                out.push_str(line);
-                out.push('\n');
-            }
-        }
-        if line == "[dependencies]" {
-            out.push_str(COMPILE_DEPS);
-        }
-    }
-    out = out.replacen("[dependencies]", "[workspace]\n\n[dependencies]", 1);
-    std::fs::write(dir.join("Cargo.toml"), out).expect("manifest");
-    let _ = std::fs::remove_dir_all(&scratch);
-    Some(dir)
-}
-
-/// `cargo check`'s errors in the crate itself (message texts), or `Err` when cargo failed
-/// before compiling it (a dependency that does not resolve, say).
-fn compile_errors(dir: &Path) -> Result<Vec<String>, String> {
-    let out = oracle_cargo(dir, &["check", "--quiet", "--message-format", "json"]);
-    let mut errors = Vec::new();
-    for message in cargo_metadata::Message::parse_stream(out.stdout.as_slice()) {
-        if let Ok(cargo_metadata::Message::CompilerMessage(m)) = message
-            && m.message.level == cargo_metadata::diagnostic::DiagnosticLevel::Error
-        {
-            errors.push(m.message.message);
-        }
-    }
-    if !out.status.success() && errors.is_empty() {
-        return Err(common::text(&out.stderr));
-    }
-    errors.sort();
-    Ok(errors)
-}
-
 #[test]
 #[ignore = "needs crates.io to build each rmcp version the ui-tests use (slow); .ci/run runs it"]
 fn fixed_rmcp_ui_tests_still_compile_against_the_real_sdk() {
@@ -454,14 +365,14 @@ fn fixed_rmcp_ui_tests_still_compile_against_the_real_sdk() {
     let mut checked = Vec::new();
     let mut failures = Vec::new();
     for case in common::ui_case::all() {
-        let Some(dir) = buildable_case(&case) else {
+        let Some(dir) = common::build::buildable_case(&case, "fixed") else {
             continue;
         };
         let diff = common::mcp_lint(&dir, &[".", "--diff", "--unsafe-fixes"]);
         if diff.status.code() != Some(1) {
             continue;
         }
-        let before = compile_errors(&dir)
+        let before = common::build::compile_errors(&dir)
             .unwrap_or_else(|e| panic!("{}: cargo check failed: {e}", case.display()));
         let fix = common::mcp_lint(&dir, &[".", "--fix", "--unsafe-fixes"]);
         assert!(
@@ -470,7 +381,7 @@ fn fixed_rmcp_ui_tests_still_compile_against_the_real_sdk() {
             case.display(),
             common::text(&fix.stderr)
         );
-        let after = compile_errors(&dir)
+        let after = common::build::compile_errors(&dir)
             .unwrap_or_else(|e| panic!("{}: cargo check failed: {e}", case.display()));
         let new: Vec<&String> = after.iter().filter(|e| !before.contains(e)).collect();
         if !new.is_empty() {

@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod build;
 pub mod contract;
 pub mod editor;
 pub mod ui_case;

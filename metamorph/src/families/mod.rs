@@ -4,13 +4,18 @@
 use crate::edit::Rewrite;
 use crate::tree::Tree;
 
+mod control;
 mod dispatch;
 mod eta;
 mod fns;
 mod items;
+mod noise;
+mod reexport;
 mod registration;
 mod rename_items;
 mod rename_locals;
+mod reorder;
+mod result_alias;
 mod scope;
 
 /// One family of meaning-preserving rewrites.
@@ -38,6 +43,12 @@ pub fn all() -> Vec<&'static dyn Family> {
         &registration::RegistrationFnCast,
         &eta::EtaExpand,
         &eta::EtaReduce,
+        &reexport::Reexport,
+        &result_alias::ResultAlias,
+        &control::MatchIfLet,
+        &control::LetElse,
+        &noise::Noise,
+        &reorder::ReorderItems,
         // (families end)
     ]
 }

@@ -8,7 +8,8 @@
 //! Prints the family × lint table, then every verdict that moved (`-q`: the table only).
 //! `--family NAME` (repeatable) runs only those families; `--ratchet FILE` compares with a
 //! ratchet file and exits 1 when a pair is new or worse; `--write-ratchet FILE` saves one;
-//! `--show` prints the files each family rewrites instead of checking (no linter needed).
+//! `--show` prints the files each family rewrites instead of checking (no linter needed);
+//! `--list` prints the families.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,6 +46,12 @@ fn parse_args() -> Result<Args, String> {
             "--write-ratchet" => args.write_ratchet = Some(PathBuf::from(value()?)),
             "-q" | "--quiet" => args.quiet = true,
             "--show" => args.show = true,
+            "--list" => {
+                for family in families::all() {
+                    println!("{:<24} {}", family.name(), family.about());
+                }
+                std::process::exit(0);
+            }
             "-h" | "--help" => return Err(String::new()),
             flag if flag.starts_with('-') => return Err(format!("unknown flag {flag}")),
             dir => args.dirs.push(PathBuf::from(dir)),
@@ -57,7 +64,7 @@ fn parse_args() -> Result<Args, String> {
 }
 
 const USAGE: &str = "usage: metamorph [--bin MCP_LINT] [--family NAME].. [-q] [--show] \
-                     [--ratchet FILE] [--write-ratchet FILE] DIR..";
+                     [--ratchet FILE] [--write-ratchet FILE] DIR..  |  metamorph --list";
 
 fn main() -> ExitCode {
     match run() {

@@ -162,7 +162,7 @@ impl<'t> Rewriter<'t> {
 }
 
 /// Two edits conflict when they share a byte, or one inserts strictly inside the other.
-fn overlaps(a: &Range<usize>, b: &Range<usize>) -> bool {
+pub fn overlaps(a: &Range<usize>, b: &Range<usize>) -> bool {
     if a.is_empty() || b.is_empty() {
         let (point, other) = if a.is_empty() {
             (a.start, b)

@@ -153,6 +153,36 @@ pub fn string_literals(tokens: &TokenStream, out: &mut Vec<proc_macro2::Literal>
     }
 }
 
+/// Built-in attributes that read no item's tokens and leave its meaning alone.
+const INERT_ATTRIBUTES: &[&str] = &[
+    "doc",
+    "allow",
+    "warn",
+    "deny",
+    "forbid",
+    "expect",
+    "inline",
+    "cold",
+    "must_use",
+    "deprecated",
+    "track_caller",
+    "cfg",
+];
+
+/// Whether every attribute is inert: a built-in one of [`INERT_ATTRIBUTES`], a tool's
+/// (`#[rustfmt::skip]`, `#[clippy::..]`), or one of `also` (a family's own judgement, by the
+/// attribute's last segment: `instrument` leaves a fn's name and meaning alone).
+pub fn inert_attributes(attrs: &[syn::Attribute], also: &[&str]) -> bool {
+    attrs.iter().all(|a| {
+        let path = a.path();
+        let first = path.segments.first().map(|s| s.ident.to_string());
+        let last = last_segment(path).unwrap_or_default();
+        (path.segments.len() == 1 && INERT_ATTRIBUTES.contains(&last.as_str()))
+            || matches!(first.as_deref(), Some("rustfmt" | "clippy"))
+            || also.contains(&last.as_str())
+    })
+}
+
 /// The last segment of a path, as text.
 pub fn last_segment(path: &syn::Path) -> Option<String> {
     path.segments.last().map(|s| s.ident.to_string())
@@ -187,6 +217,17 @@ mod tests {
             panic!("a fn")
         };
         assert_eq!(&attribute[parsed.range(f.sig.ident.span())], "main");
+    }
+
+    #[test]
+    fn attributes_are_inert_when_built_in_a_tools_or_named() {
+        let f: syn::ItemFn = syn::parse_quote! {
+            #[doc = "x"] #[allow(dead_code)] #[rustfmt::skip] #[tracing::instrument] fn f() {}
+        };
+        assert!(!inert_attributes(&f.attrs, &[]));
+        assert!(inert_attributes(&f.attrs, &["instrument"]));
+        let g: syn::ItemFn = syn::parse_quote! { #[tool] fn g() {} };
+        assert!(!inert_attributes(&g.attrs, &["instrument"]));
     }
 
     #[test]

@@ -2,26 +2,13 @@
 //! nothing, which expressions surely diverge, where a scrutinee needs parentheses, and which
 //! scrutinees may hold a lock or a borrow.
 
-use std::ops::Range;
-
 use proc_macro2::{Delimiter, TokenTree};
 use quote::ToTokens;
 use syn::visit::Visit;
 
 use crate::syntax;
 
-/// The rule of `Rewriter::replace`: a shared byte, or an insertion strictly inside.
-pub(super) fn overlaps(a: &Range<usize>, b: &Range<usize>) -> bool {
-    if a.is_empty() || b.is_empty() {
-        let (point, other) = if a.is_empty() {
-            (a.start, b)
-        } else {
-            (b.start, a)
-        };
-        return other.start < point && point < other.end;
-    }
-    a.start < b.end && b.start < a.end
-}
+pub(super) use crate::edit::overlaps;
 
 /// A block with no label or attribute: it can be the block of an `if` or an `else`.
 pub(super) fn plain_block(expr: &syn::Expr) -> bool {

@@ -353,40 +353,7 @@ impl Index {
 /// something else (actix's `#[post("/")]` makes a struct of it), and `#[test]` fns are gone
 /// outside tests.
 fn inert(attrs: &[syn::Attribute]) -> bool {
-    const INERT: [&str; 13] = [
-        "doc",
-        "allow",
-        "warn",
-        "deny",
-        "forbid",
-        "expect",
-        "inline",
-        "cold",
-        "must_use",
-        "deprecated",
-        "track_caller",
-        "cfg",
-        "instrument",
-    ];
-    attrs.iter().all(|a| {
-        let names: Vec<String> = a
-            .path()
-            .segments
-            .iter()
-            .map(|s| s.ident.to_string())
-            .collect();
-        match names
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>()
-            .as_slice()
-        {
-            [one] => INERT.contains(one),
-            ["tracing", "instrument"] => true,
-            [tool, ..] => matches!(*tool, "rustfmt" | "clippy"),
-            [] => false,
-        }
-    })
+    crate::syntax::inert_attributes(attrs, &["instrument"])
 }
 
 /// The last segment's name of a type path.

@@ -50,22 +50,8 @@ const PRELUDE: &[&str] = &[
     "Vec",
 ];
 
-/// Attributes that leave a fn's name free to change.
-const NEUTRAL_ATTRIBUTES: &[&str] = &[
-    "doc",
-    "allow",
-    "warn",
-    "deny",
-    "expect",
-    "inline",
-    "cfg",
-    "cfg_attr",
-    "must_use",
-    "cold",
-    "instrument",
-    "track_caller",
-    "async_trait",
-];
+/// Attributes beyond the inert built-ins that leave a fn's name free to change.
+const NAME_FREE_ATTRIBUTES: &[&str] = &["cfg_attr", "instrument", "async_trait"];
 
 /// Attributes whose fn is a handler an SDK names by the fn's name.
 const TOOL_ATTRIBUTES: &[&str] = &["tool", "prompt", "resource", "mcp_tool", "tool_fn"];
@@ -192,9 +178,7 @@ impl Collect<'_> {
 }
 
 fn neutral(attrs: &[syn::Attribute]) -> bool {
-    attrs.iter().all(|a| {
-        syntax::last_segment(a.path()).is_some_and(|n| NEUTRAL_ATTRIBUTES.contains(&n.as_str()))
-    })
+    syntax::inert_attributes(attrs, NAME_FREE_ATTRIBUTES)
 }
 
 fn tool_attribute(attrs: &[syn::Attribute]) -> Option<&syn::Attribute> {

@@ -217,24 +217,7 @@ impl Scope<'_, '_, '_> {
 
 /// Attributes that neither read the item's tokens nor change its meaning here.
 fn known_attrs(attrs: &[syn::Attribute]) -> bool {
-    const KNOWN: &[&str] = &[
-        "doc",
-        "allow",
-        "warn",
-        "deny",
-        "forbid",
-        "expect",
-        "inline",
-        "must_use",
-        "cold",
-        "track_caller",
-        "cfg",
-        "test",
-        "deprecated",
-    ];
-    attrs
-        .iter()
-        .all(|a| KNOWN.iter().any(|k| a.path().is_ident(k)))
+    crate::syntax::inert_attributes(attrs, &["test"])
 }
 
 /// `Result<T, E>` (or `std::result::Result` / `core::result::Result`): the path without its

@@ -7,8 +7,14 @@ use crate::tree::Tree;
 mod control;
 mod dispatch;
 mod eta;
+mod extract_body;
+mod fn_refs;
+mod fn_support;
+mod fn_to_method;
 mod fns;
+mod inline_helper;
 mod items;
+mod move_helpers;
 mod noise;
 mod reexport;
 mod registration;
@@ -49,6 +55,10 @@ pub fn all() -> Vec<&'static dyn Family> {
         &control::LetElse,
         &noise::Noise,
         &reorder::ReorderItems,
+        &extract_body::ExtractBody,
+        &inline_helper::InlineHelper,
+        &move_helpers::MoveHelpers,
+        &fn_to_method::FnToMethod,
         // (families end)
     ]
 }

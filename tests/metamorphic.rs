@@ -134,6 +134,9 @@ fn rewritten_inputs_still_compile_against_the_real_sdk() {
         let tree = Tree::read(dir).expect("read the crate");
         let workspace = dir.with_extension("rewritten");
         let members = write_rewrites(&tree, &families, &workspace);
+        if members == 0 {
+            continue;
+        }
         let errors = common::build::compile_errors_by_target(&workspace, &["--workspace"])
             .unwrap_or_else(|e| panic!("{name}: cargo check failed: {e}"));
         println!(
@@ -190,6 +193,9 @@ fn write_rewrites(
             .write(&dir.join(family.name()))
             .expect("write a rewrite");
         members.push(format!("\"{}\"", family.name()));
+    }
+    if members.is_empty() {
+        return 0;
     }
     let manifest = format!(
         "[workspace]\nmembers = [{}]\nresolver = \"2\"\n",

@@ -226,3 +226,16 @@ fn member_manifest(manifest: &str, name: &str) -> String {
     }
     out
 }
+
+#[test]
+fn every_family_is_documented() {
+    let doc = std::fs::read_to_string(common::repo().join("docs/metamorphic.md"))
+        .expect("docs/metamorphic.md exists");
+    for family in families::all() {
+        assert!(
+            doc.contains(&format!("| `{}` |", family.name())),
+            "docs/metamorphic.md does not describe the family {}",
+            family.name()
+        );
+    }
+}

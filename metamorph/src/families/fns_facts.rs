@@ -12,7 +12,7 @@ pub struct FileFacts {
     /// The paths of glob imports.
     pub(super) globs: Vec<Vec<String>>,
     /// Names of items declared anywhere in the file.
-    pub(super) items: BTreeSet<String>,
+    pub(in crate::families) items: BTreeSet<String>,
     /// Struct fields by name, with their types.
     pub(super) fields: BTreeMap<String, Vec<syn::Type>>,
 }

@@ -8,6 +8,7 @@ mod control;
 mod dispatch;
 mod eta;
 mod extract_body;
+mod fn_paths;
 mod fn_refs;
 mod fn_support;
 mod fn_to_method;

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use syn::visit::Visit;
 
 use super::Family;
-use super::items::Definitions;
+use super::items::{Definitions, in_scope};
 use crate::edit::{Rewrite, Rewriter};
 use crate::names::TreeNames;
 use crate::syntax::{self, Parsed};
@@ -166,95 +166,6 @@ fn apply(tree: &Tree, defs: &Definitions, plan: &Plan) -> Rewrite {
         renamer.visit_file(&parsed.ast);
     }
     rewriter.finish()
-}
-
-/// For each inline module of a file (the file's own is `[]`), the crate's free names it can
-/// use by one segment: defined in it, or imported from the crate (all of them after a glob
-/// import from the crate).
-fn in_scope(
-    file: &syn::File,
-    defs: &Definitions,
-    crate_names: &BTreeSet<String>,
-) -> BTreeMap<Vec<String>, BTreeSet<String>> {
-    let mut scope = Scope::default();
-    scope.visit_file(file);
-    let local = |root: &str| {
-        matches!(root, "crate" | "self" | "super")
-            || crate_names.contains(root)
-            || defs.modules.contains(root)
-    };
-    let mut out = scope.defined;
-    for (module, root, leaf) in scope.imports {
-        if local(&root) {
-            let names = out.entry(module).or_default();
-            if leaf == "*" {
-                names.extend(defs.free.iter().cloned());
-            } else {
-                names.insert(leaf);
-            }
-        }
-    }
-    out
-}
-
-#[derive(Default)]
-struct Scope {
-    module: Vec<String>,
-    defined: BTreeMap<Vec<String>, BTreeSet<String>>,
-    /// (module, first segment, name brought in or `*`)
-    imports: Vec<(Vec<String>, String, String)>,
-}
-
-impl<'ast> Visit<'ast> for Scope {
-    fn visit_item_use(&mut self, u: &'ast syn::ItemUse) {
-        let mut leaves = Vec::new();
-        use_leaves(&u.tree, None, &mut leaves);
-        for (root, leaf) in leaves {
-            self.imports.push((self.module.clone(), root, leaf));
-        }
-    }
-
-    fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
-        self.module.push(m.ident.to_string());
-        syn::visit::visit_item_mod(self, m);
-        self.module.pop();
-    }
-
-    fn visit_item(&mut self, item: &'ast syn::Item) {
-        let ident = match item {
-            syn::Item::Fn(i) => Some(&i.sig.ident),
-            syn::Item::Struct(i) => Some(&i.ident),
-            syn::Item::Enum(i) => Some(&i.ident),
-            syn::Item::Union(i) => Some(&i.ident),
-            syn::Item::Type(i) => Some(&i.ident),
-            syn::Item::Trait(i) => Some(&i.ident),
-            syn::Item::Const(i) => Some(&i.ident),
-            syn::Item::Static(i) => Some(&i.ident),
-            _ => None,
-        };
-        if let Some(ident) = ident {
-            let names = self.defined.entry(self.module.clone()).or_default();
-            names.insert(ident.to_string());
-        }
-        // Into inline modules and bodies (an item defined in a body keeps its name anyway).
-        syn::visit::visit_item(self, item);
-    }
-}
-
-/// (root, leaf) pairs of a use tree; the leaf is the name the item is used by, `*` for a glob.
-fn use_leaves(tree: &syn::UseTree, root: Option<&str>, out: &mut Vec<(String, String)>) {
-    let first = |ident: &syn::Ident| root.map_or_else(|| ident.to_string(), String::from);
-    match tree {
-        syn::UseTree::Path(p) => use_leaves(&p.tree, Some(&first(&p.ident)), out),
-        syn::UseTree::Name(n) => out.push((first(&n.ident), n.ident.to_string())),
-        syn::UseTree::Rename(r) => out.push((first(&r.ident), r.rename.to_string())),
-        syn::UseTree::Glob(_) => out.push((root.unwrap_or("").to_string(), "*".to_string())),
-        syn::UseTree::Group(g) => {
-            for t in &g.items {
-                use_leaves(t, root, out);
-            }
-        }
-    }
 }
 
 /// What the segment before the current one of a path was.

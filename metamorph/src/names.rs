@@ -50,26 +50,12 @@ fn collect_idents(text: &str, out: &mut BTreeSet<String>) {
 
 impl<'ast> Visit<'ast> for TreeNames {
     fn visit_item(&mut self, item: &'ast syn::Item) {
-        let ident = match item {
-            syn::Item::Const(i) => Some(&i.ident),
-            syn::Item::Enum(i) => {
-                for v in &i.variants {
-                    self.items.insert(v.ident.to_string());
-                }
-                Some(&i.ident)
+        if let syn::Item::Enum(e) = item {
+            for v in &e.variants {
+                self.items.insert(v.ident.to_string());
             }
-            syn::Item::Fn(i) => Some(&i.sig.ident),
-            syn::Item::Macro(i) => i.ident.as_ref(),
-            syn::Item::Mod(i) => Some(&i.ident),
-            syn::Item::Static(i) => Some(&i.ident),
-            syn::Item::Struct(i) => Some(&i.ident),
-            syn::Item::Trait(i) => Some(&i.ident),
-            syn::Item::TraitAlias(i) => Some(&i.ident),
-            syn::Item::Type(i) => Some(&i.ident),
-            syn::Item::Union(i) => Some(&i.ident),
-            syn::Item::ExternCrate(i) => Some(i.rename.as_ref().map_or(&i.ident, |r| &r.1)),
-            _ => None,
-        };
+        }
+        let ident = crate::syntax::item_name(item);
         if let Some(ident) = ident {
             self.items.insert(ident.to_string());
         }

@@ -183,6 +183,40 @@ pub fn inert_attributes(attrs: &[syn::Attribute], also: &[&str]) -> bool {
     })
 }
 
+/// The names a list of generic parameters binds (types and consts; lifetimes are not names
+/// a path can use).
+pub fn generic_names(generics: &syn::Generics) -> std::collections::BTreeSet<String> {
+    generics
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            syn::GenericParam::Type(t) => Some(t.ident.to_string()),
+            syn::GenericParam::Const(c) => Some(c.ident.to_string()),
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .collect()
+}
+
+/// The name an item gives itself in its module's namespace (`None` for impls, `use`s and
+/// anonymous items; an `extern crate` by its rename).
+pub fn item_name(item: &syn::Item) -> Option<&syn::Ident> {
+    match item {
+        syn::Item::Const(i) => Some(&i.ident),
+        syn::Item::Enum(i) => Some(&i.ident),
+        syn::Item::Fn(i) => Some(&i.sig.ident),
+        syn::Item::Macro(i) => i.ident.as_ref(),
+        syn::Item::Mod(i) => Some(&i.ident),
+        syn::Item::Static(i) => Some(&i.ident),
+        syn::Item::Struct(i) => Some(&i.ident),
+        syn::Item::Trait(i) => Some(&i.ident),
+        syn::Item::TraitAlias(i) => Some(&i.ident),
+        syn::Item::Type(i) => Some(&i.ident),
+        syn::Item::Union(i) => Some(&i.ident),
+        syn::Item::ExternCrate(i) => Some(i.rename.as_ref().map_or(&i.ident, |r| &r.1)),
+        _ => None,
+    }
+}
+
 /// The last segment of a path, as text.
 pub fn last_segment(path: &syn::Path) -> Option<String> {
     path.segments.last().map(|s| s.ident.to_string())

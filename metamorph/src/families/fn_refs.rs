@@ -231,26 +231,12 @@ fn token_mentions(tokens: TokenStream, out: &mut Vec<(String, RefKind)>) {
 
 impl<'ast> Visit<'ast> for Indexer<'_> {
     fn visit_item(&mut self, item: &'ast syn::Item) {
-        let ident = match item {
-            syn::Item::Const(i) => Some(&i.ident),
-            syn::Item::Enum(i) => {
-                for v in &i.variants {
-                    self.define(&v.ident);
-                }
-                Some(&i.ident)
+        if let syn::Item::Enum(e) = item {
+            for v in &e.variants {
+                self.define(&v.ident);
             }
-            syn::Item::Fn(i) => Some(&i.sig.ident),
-            syn::Item::Macro(i) => i.ident.as_ref(),
-            syn::Item::Mod(i) => Some(&i.ident),
-            syn::Item::Static(i) => Some(&i.ident),
-            syn::Item::Struct(i) => Some(&i.ident),
-            syn::Item::Trait(i) => Some(&i.ident),
-            syn::Item::TraitAlias(i) => Some(&i.ident),
-            syn::Item::Type(i) => Some(&i.ident),
-            syn::Item::Union(i) => Some(&i.ident),
-            syn::Item::ExternCrate(i) => Some(i.rename.as_ref().map_or(&i.ident, |r| &r.1)),
-            _ => None,
-        };
+        }
+        let ident = crate::syntax::item_name(item);
         if let Some(ident) = ident {
             self.define(ident);
         }

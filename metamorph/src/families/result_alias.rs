@@ -148,9 +148,9 @@ impl Scope<'_, '_, '_> {
         let Some((result_path, ok, err)) = result_args(ty) else {
             return;
         };
-        let mut generics = generic_names(&site.sig.generics);
+        let mut generics = crate::syntax::generic_names(&site.sig.generics);
         if let Some(outer) = site.outer {
-            generics.extend(generic_names(outer));
+            generics.extend(crate::syntax::generic_names(outer));
         }
         if !nameable_in_module(err, &generics) || mentions_impl(ok) {
             return;
@@ -260,19 +260,6 @@ fn result_args(ty: &syn::Type) -> Option<(&syn::Path, &syn::Type, &syn::Type)> {
         ([ok, err], 2) => Some((&p.path, ok, err)),
         _ => None,
     }
-}
-
-/// The names of a list of generic parameters (types, consts; lifetimes are refused anyway).
-fn generic_names(generics: &syn::Generics) -> BTreeSet<String> {
-    generics
-        .params
-        .iter()
-        .filter_map(|p| match p {
-            syn::GenericParam::Type(t) => Some(t.ident.to_string()),
-            syn::GenericParam::Const(c) => Some(c.ident.to_string()),
-            syn::GenericParam::Lifetime(_) => None,
-        })
-        .collect()
 }
 
 /// Whether `E` means the same at module level as in the signature, for sure.

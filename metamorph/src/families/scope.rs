@@ -58,7 +58,7 @@ pub fn each_fn(
                 } else {
                     None
                 };
-                let outer = generic_names(&i.generics);
+                let outer = crate::syntax::generic_names(&i.generics);
                 for it in &i.items {
                     if let syn::ImplItem::Fn(m) = it {
                         visit_fn(file, module, self_ty.clone(), &outer, &m.sig, &m.block, f);
@@ -66,7 +66,7 @@ pub fn each_fn(
                 }
             }
             syn::Item::Trait(t) => {
-                let outer = generic_names(&t.generics);
+                let outer = crate::syntax::generic_names(&t.generics);
                 for it in &t.items {
                     if let syn::TraitItem::Fn(m) = it
                         && let Some(body) = &m.default
@@ -104,7 +104,7 @@ fn visit_fn(
     }
     names.visit_block(block);
     let mut generics = outer.clone();
-    generics.extend(generic_names(&sig.generics));
+    generics.extend(crate::syntax::generic_names(&sig.generics));
     let scope = Scope {
         file: file.to_string(),
         module: module.clone(),
@@ -116,19 +116,6 @@ fn visit_fn(
         is_const: sig.constness.is_some(),
     };
     f(&scope, block);
-}
-
-/// The names of a generics list's parameters (types, lifetimes and consts).
-pub fn generic_names(generics: &syn::Generics) -> BTreeSet<String> {
-    generics
-        .params
-        .iter()
-        .map(|p| match p {
-            syn::GenericParam::Type(t) => t.ident.to_string(),
-            syn::GenericParam::Lifetime(l) => l.lifetime.to_string(),
-            syn::GenericParam::Const(c) => c.ident.to_string(),
-        })
-        .collect()
 }
 
 #[derive(Default)]
@@ -214,7 +201,9 @@ fn fn_like_at(
     index: &Index,
     depth: usize,
 ) -> Option<ExpectedSig> {
-    let open = generics.map(generic_names).unwrap_or_default();
+    let open = generics
+        .map(crate::syntax::generic_names)
+        .unwrap_or_default();
     match ty {
         syn::Type::Paren(p) => fn_like_at(&p.elem, generics, index, depth),
         syn::Type::ImplTrait(t) => t.bounds.iter().find_map(|b| from_bound(b, &open)),

@@ -206,22 +206,10 @@ impl FindCaller<'_> {
 
     fn with_generics(&mut self, generics: &syn::Generics, visit: impl FnOnce(&mut Self)) {
         let before = self.generics.len();
-        self.generics.extend(generic_names(generics));
+        self.generics.extend(crate::syntax::generic_names(generics));
         visit(self);
         self.generics.truncate(before);
     }
-}
-
-fn generic_names(generics: &syn::Generics) -> Vec<String> {
-    generics
-        .params
-        .iter()
-        .filter_map(|p| match p {
-            syn::GenericParam::Type(t) => Some(t.ident.to_string()),
-            syn::GenericParam::Const(c) => Some(c.ident.to_string()),
-            syn::GenericParam::Lifetime(_) => None,
-        })
-        .collect()
 }
 
 impl<'ast> Visit<'ast> for FindCaller<'_> {
@@ -269,7 +257,7 @@ impl<'ast> Visit<'ast> for CallerScan {
     }
 
     fn visit_generics(&mut self, g: &'ast syn::Generics) {
-        self.bound.extend(generic_names(g));
+        self.bound.extend(crate::syntax::generic_names(g));
         syn::visit::visit_generics(self, g);
     }
 

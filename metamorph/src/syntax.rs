@@ -49,6 +49,13 @@ fn skipped_prefix(text: &str) -> usize {
     bom
 }
 
+/// Every Rust file of a tree that parses, with its text and syntax tree (a file that does not
+/// parse is left as it is: the linter reports it, no rewrite touches it).
+pub fn parsed_files(tree: &crate::tree::Tree) -> impl Iterator<Item = (&String, &String, Parsed)> {
+    tree.rust_files()
+        .filter_map(|(path, text)| Parsed::new(text).map(|parsed| (path, text, parsed)))
+}
+
 /// An argument of a function-like macro written like a call's: `expr` or `name = expr`.
 pub struct MacroArg {
     pub name: Option<syn::Ident>,

@@ -82,10 +82,7 @@ fn rewrite_files(tree: &Tree, kind: Kind) -> Rewrite {
     // A `Drop` of the tree's own may have effects the order of drops shows.
     let has_drop = tree.rust_files().any(|(_, text)| text.contains("Drop for"));
     let mut rewriter = Rewriter::new(tree);
-    for (path, text) in tree.rust_files() {
-        let Some(parsed) = Parsed::new(text) else {
-            continue;
-        };
+    for (path, _, parsed) in crate::syntax::parsed_files(tree) {
         let mut sites = Sites {
             path,
             parsed: &parsed,

@@ -27,7 +27,6 @@ use std::ops::Range;
 use super::Family;
 use crate::edit::{Chunk, Rewrite, Rewriter};
 use crate::names::TreeNames;
-use crate::syntax::Parsed;
 use crate::tree::Tree;
 
 #[path = "dispatch_sites.rs"]
@@ -88,10 +87,7 @@ enum Style {
 fn rewrite(tree: &Tree, style: Style) -> Rewrite {
     let mut names = TreeNames::of(tree);
     let mut rewriter = Rewriter::new(tree);
-    for (path, text) in tree.rust_files() {
-        let Some(parsed) = Parsed::new(text) else {
-            continue;
-        };
+    for (path, text, parsed) in crate::syntax::parsed_files(tree) {
         let sites = find_sites(&parsed, text, &names);
         let mut w = Writer {
             path,

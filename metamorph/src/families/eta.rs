@@ -127,10 +127,7 @@ fn rewrite_sites(
 ) -> Rewrite {
     let index = Index::of(tree);
     let mut rewriter = Rewriter::new(tree);
-    for (path, text) in tree.rust_files() {
-        let Some(parsed) = Parsed::new(text) else {
-            continue;
-        };
+    for (path, _, parsed) in crate::syntax::parsed_files(tree) {
         let module = index.module_of(path);
         each_fn(path, &module, &parsed.ast.items, &mut |scope, block| {
             if scope.is_const {

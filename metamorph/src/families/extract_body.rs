@@ -49,10 +49,7 @@ impl Family for ExtractBody {
     fn rewrite(&self, tree: &Tree) -> Rewrite {
         let mut names = TreeNames::of(tree);
         let mut rewriter = Rewriter::new(tree);
-        for (path, text) in tree.rust_files() {
-            let Some(parsed) = Parsed::new(text) else {
-                continue;
-            };
+        for (path, text, parsed) in crate::syntax::parsed_files(tree) {
             let mut file = File {
                 path,
                 text,

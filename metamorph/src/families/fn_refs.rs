@@ -74,10 +74,7 @@ pub(super) struct Call {
 impl RefIndex {
     pub fn of(tree: &Tree) -> RefIndex {
         let mut index = RefIndex::default();
-        for (path, text) in tree.rust_files() {
-            let Some(parsed) = Parsed::new(text) else {
-                continue;
-            };
+        for (path, _, parsed) in crate::syntax::parsed_files(tree) {
             let mut indexer = Indexer {
                 file: path,
                 parsed: &parsed,

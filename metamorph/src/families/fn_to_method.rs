@@ -33,10 +33,7 @@ impl Family for FnToMethod {
         let index = RefIndex::of(tree);
         let mut names = TreeNames::of(tree);
         let mut rewriter = Rewriter::new(tree);
-        for (path, text) in tree.rust_files() {
-            let Some(parsed) = Parsed::new(text) else {
-                continue;
-            };
+        for (path, _, parsed) in crate::syntax::parsed_files(tree) {
             for f in free_fns(&parsed.ast.items) {
                 if convertible(f.item, path, &index) {
                     convert(f.item, path, &parsed, &index, &mut names, &mut rewriter);

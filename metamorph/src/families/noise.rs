@@ -40,10 +40,7 @@ impl Family for Noise {
         if no_std || names.items.contains("eprintln") {
             return rewriter.finish();
         }
-        for (path, text) in tree.rust_files() {
-            let Some(parsed) = Parsed::new(text) else {
-                continue;
-            };
+        for (path, text, parsed) in crate::syntax::parsed_files(tree) {
             let mut bodies = Bodies {
                 path,
                 text,

@@ -11,10 +11,7 @@ use crate::tree::Tree;
 pub(super) fn rewrite_fn_casts(tree: &Tree) -> Rewrite {
     let index = Index::of(tree);
     let mut rewriter = Rewriter::new(tree);
-    for (path, text) in tree.rust_files() {
-        let Some(parsed) = Parsed::new(text) else {
-            continue;
-        };
+    for (path, text, parsed) in crate::syntax::parsed_files(tree) {
         let module = index.module_of(path);
         each_fn(path, &module, &parsed.ast.items, &mut |scope, block| {
             let mut inserts = FnInserts(Vec::new());

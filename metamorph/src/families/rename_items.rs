@@ -149,10 +149,7 @@ fn apply(tree: &Tree, defs: &Definitions, plan: &Plan) -> Rewrite {
         rewriter.rename(old, new);
     }
     let crate_names: BTreeSet<String> = tree.crate_names().into_iter().collect();
-    for (path, text) in tree.rust_files() {
-        let Some(parsed) = Parsed::new(text) else {
-            continue;
-        };
+    for (path, _, parsed) in crate::syntax::parsed_files(tree) {
         let mut renamer = Renamer {
             plan,
             defs,

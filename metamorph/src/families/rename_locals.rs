@@ -30,10 +30,7 @@ impl Family for RenameLocals {
     fn rewrite(&self, tree: &Tree) -> Rewrite {
         let mut names = TreeNames::of(tree);
         let mut rewriter = Rewriter::new(tree);
-        for (path, text) in tree.rust_files() {
-            let Some(parsed) = Parsed::new(text) else {
-                continue;
-            };
+        for (path, _, parsed) in crate::syntax::parsed_files(tree) {
             let mut fns = Vec::new();
             FnBodies(&mut fns).visit_file(&parsed.ast);
             for f in fns {

@@ -35,10 +35,7 @@ impl Family for ReorderItems {
 
     fn rewrite(&self, tree: &Tree) -> Rewrite {
         let mut rewriter = Rewriter::new(tree);
-        for (path, text) in tree.rust_files() {
-            let Some(parsed) = Parsed::new(text) else {
-                continue;
-            };
+        for (path, text, parsed) in crate::syntax::parsed_files(tree) {
             let mut runs = Runs {
                 text,
                 parsed: &parsed,

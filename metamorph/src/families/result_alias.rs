@@ -36,10 +36,7 @@ impl Family for ResultAlias {
     fn rewrite(&self, tree: &Tree) -> Rewrite {
         let mut names = TreeNames::of(tree);
         let mut rewriter = Rewriter::new(tree);
-        for (path, text) in tree.rust_files() {
-            let Some(parsed) = Parsed::new(text) else {
-                continue;
-            };
+        for (path, text, parsed) in crate::syntax::parsed_files(tree) {
             let mut declared = TreeNames::default();
             declared.visit_file(&parsed.ast);
             if declared.items.contains("Result") {

@@ -14,6 +14,7 @@ pub mod contract;
 pub mod diagnostic;
 pub mod driver;
 pub mod fix;
+pub mod hir_def;
 pub mod lints;
 pub mod lockfile;
 pub mod model;

@@ -21,6 +21,7 @@ pub fn lower_file(
 ) -> FileIr {
     let mut imports = Imports::new(crate_renames.clone());
     imports.collect(&ast.items);
+    let decls = super::decls::collect(&module, &ast.items, crate_renames);
     let mut lowerer = Lowerer {
         file,
         imports,
@@ -49,6 +50,7 @@ pub fn lower_file(
         aliases: lowerer.aliases,
         consts: lowerer.consts,
         macros: lowerer.macros,
+        decls,
         items: lowerer.items,
         incomplete: lowerer.incomplete,
     }

@@ -2,6 +2,7 @@
 //! names resolved through the file's imports. Nothing here knows an SDK or a lint.
 
 mod cfg;
+pub mod decls;
 mod expand;
 pub mod intern;
 pub mod ir;

@@ -85,7 +85,7 @@ impl Imports {
         }
         for item in items {
             match item {
-                syn::Item::Use(u) => self.add_tree(&mut Vec::new(), &u.tree),
+                syn::Item::Use(u) => self.add_tree(&u.tree),
                 syn::Item::Mod(m) => {
                     if let Some((_, inner)) = &m.content {
                         self.collect(inner);
@@ -108,47 +108,21 @@ impl Imports {
     fn collect_block(&mut self, block: &syn::Block) {
         for stmt in &block.stmts {
             if let syn::Stmt::Item(syn::Item::Use(u)) = stmt {
-                self.add_tree(&mut Vec::new(), &u.tree);
+                self.add_tree(&u.tree);
             }
         }
     }
 
-    fn add_tree(&mut self, prefix: &mut Vec<Name>, tree: &syn::UseTree) {
-        if crate::budget::helper_too_deep() {
-            return;
-        }
-        match tree {
-            syn::UseTree::Path(p) => {
-                prefix.push(p.ident.to_smolstr());
-                self.add_tree(prefix, &p.tree);
-                prefix.pop();
-            }
-            syn::UseTree::Name(n) => {
-                let name = n.ident.to_smolstr();
-                if name == "self" {
-                    if let Some(last) = prefix.last().cloned() {
-                        self.insert(last, prefix.clone());
-                    }
-                } else {
-                    let mut full = prefix.clone();
-                    full.push(name.clone());
-                    self.insert(name, full);
-                }
-            }
-            syn::UseTree::Rename(r) => {
-                let mut full = prefix.clone();
-                if r.ident != "self" {
-                    full.push(r.ident.to_smolstr());
-                }
-                self.insert(r.rename.to_smolstr(), full);
-            }
-            syn::UseTree::Glob(_) => {
-                let full = self.canonical(prefix.clone());
-                self.globs.push(full);
-            }
-            syn::UseTree::Group(g) => {
-                for t in &g.items {
-                    self.add_tree(prefix, t);
+    /// Records one `use` tree; a leading `::` changes nothing here (extern either way).
+    fn add_tree(&mut self, tree: &syn::UseTree) {
+        let mut entries = Vec::new();
+        super::decls::flatten_use(&mut Vec::new(), tree, &mut entries);
+        for (name, full) in entries {
+            match name {
+                Some(name) => self.insert(name, full),
+                None => {
+                    let full = self.canonical(full);
+                    self.globs.push(full);
                 }
             }
         }
@@ -174,6 +148,39 @@ impl Imports {
             }
         }
         path
+    }
+
+    /// Rewrites each imported target and glob prefix with `f` (crate-wide resolution, which
+    /// follows the crate's re-exports); `None` keeps it as it is.
+    pub fn map_targets(&mut self, mut f: impl FnMut(&[Name]) -> Option<Vec<Name>>) {
+        for full in self.names.values_mut().chain(self.globs.iter_mut()) {
+            if let Some(path) = f(full) {
+                *full = path;
+            }
+        }
+    }
+
+    /// The prefixes of the file's glob imports.
+    pub fn globs(&self) -> &[Vec<Name>] {
+        &self.globs
+    }
+
+    /// Whether `name` is imported by name.
+    pub fn imports_name(&self, name: &str) -> bool {
+        self.names.contains_key(name)
+    }
+
+    /// Brings `name` in as a glob import of the crate's own module does: a name imported by
+    /// name wins over it.
+    pub fn import_through_glob(&mut self, name: Name, full: Vec<Name>) {
+        self.names.entry(name).or_insert(full);
+    }
+
+    /// Adds a glob import's prefix, found through one of the crate's modules.
+    pub fn add_glob(&mut self, prefix: Vec<Name>) {
+        if !self.globs.contains(&prefix) {
+            self.globs.push(prefix);
+        }
     }
 
     /// Resolves a path's segment names. Borrowed when no import or rename applies (`Ok`,

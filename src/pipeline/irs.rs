@@ -87,6 +87,7 @@ impl<'a> Lowering<'a> {
             .collect();
         // A file of a module declared `#[cfg(test)] mod tests;` is compiled into tests only.
         files.retain(|ir| !test_modules.iter().any(|m| ir.module.starts_with(m)));
+        crate::hir_def::resolve_crate_names(&mut files);
         findings.extend(incomplete_findings(
             &files,
             pi,
@@ -309,6 +310,7 @@ mod tests {
             aliases: Vec::new(),
             consts: Vec::new(),
             macros: Vec::new(),
+            decls: Vec::new(),
             items,
             incomplete: Vec::new(),
         }

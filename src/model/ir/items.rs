@@ -150,6 +150,8 @@ pub struct FileIr {
     pub aliases: Vec<TypeAlias>,
     pub consts: Vec<ConstDef>,
     pub macros: Vec<MacroRulesDef>,
+    /// What each module of the file declares, for crate-wide name resolution.
+    pub decls: Vec<crate::model::decls::ModuleDecls>,
     /// Byte ranges of items (attributes included), for suppression comments above an item.
     pub items: Vec<(usize, usize)>,
     pub incomplete: Vec<Incomplete>,

@@ -133,6 +133,13 @@ impl Flow<'_, '_> {
         let arg0 = args.first().copied();
         let ok = || rv.part(Part::Ok).tagged(Part::Ok);
         let err = || rv.part(Part::Err).tagged(Part::Err);
+        // A method the receiver's type resolves to in the crate is the crate's, whatever it is
+        // called: its summary, never what a std or library method of that name would do.
+        let own = self.crate_targets(id, CallKind::Method);
+        if !own.is_empty() {
+            let vals = self.eval_all(args);
+            return self.apply_summaries(id, &own, &vals);
+        }
         match method {
             "map_err" => {
                 let Some(a) = arg0 else { return rv.clone() };
@@ -305,10 +312,6 @@ impl Flow<'_, '_> {
             }
             _ => {
                 let vals = self.eval_all(args);
-                let targets = self.crate_targets(id, CallKind::Method);
-                if !targets.is_empty() {
-                    return self.apply_summaries(id, &targets, &vals);
-                }
                 // `Handle::current().block_on(async { .. })`, `executor.block_on(fut)`: the
                 // future's value, here and now.
                 if method == "block_on" && vals.len() == 1 {

@@ -5,7 +5,7 @@ use super::Analysis;
 use super::calls::CallKind;
 use super::dispatch::Dispatch;
 use super::graph::{Edge, Graph, Reached};
-use super::program::{FnId, NodeId, Program, closure_value};
+use super::program::{FnId, NodeId, Program, registered_value};
 use crate::model::ir::{ExprKind, FnKind};
 use crate::sdk::{Channel, Role, Sdk};
 
@@ -24,6 +24,9 @@ pub struct Handlers {
     pub panic_reach: Vec<Option<Reached>>,
     /// `tools/call` arms that are the dispatcher themselves (see [`Dispatch::arms`]).
     pub arms: Vec<(FnId, crate::model::ir::ExprId)>,
+    /// The SDK answers a panicking handler itself: always, or because the crate's code calls
+    /// the method that turns its opt-in guard on.
+    pub sdk_catches_panics: bool,
 }
 
 /// Calls resolved by name to more than this many methods are not followed for panics.
@@ -51,6 +54,15 @@ impl Handlers {
                 None => Role::None,
             })
             .collect();
+        let (mut closures, registered_fns) = match sdk {
+            Some(s) if serving => registered_handlers(a, s),
+            _ => (Vec::new(), Vec::new()),
+        };
+        for &f in &registered_fns {
+            if roles[f as usize] == Role::None {
+                roles[f as usize] = Role::Tool;
+            }
+        }
         if let Some(d) =
             dispatch.filter(|d| serving && !(d.dispatchers.is_empty() && d.tools.is_empty()))
         {
@@ -107,11 +119,6 @@ impl Handlers {
                 }
             })
             .collect();
-        let mut closures = if serving {
-            sdk.map(|s| handler_closures(a, s)).unwrap_or_default()
-        } else {
-            Vec::new()
-        };
         let mut protocol_closures = Vec::new();
         let closure_names = dispatch.map_or_else(Vec::new, |d| d.closure_names.clone());
         let arms = match dispatch {
@@ -145,6 +152,9 @@ impl Handlers {
             reach,
             panic_reach,
             arms,
+            sdk_catches_panics: sdk.is_some_and(|s| {
+                s.catches_panics() || s.panic_guard_method().is_some_and(|m| calls_method(a, m))
+            }),
         }
     }
 
@@ -206,6 +216,20 @@ pub(super) fn fanout(a: &Analysis<'_>, f: FnId, site: u32) -> usize {
         .map_or(0, |c| c.targets.len())
 }
 
+/// Whether the crate's code calls a method named `method` (in any fn or closure body; a
+/// comment or a string that spells the call is not code).
+fn calls_method(a: &Analysis<'_>, method: &str) -> bool {
+    let program = &a.program;
+    program.fn_ids().any(|f| {
+        program
+            .def(f)
+            .body
+            .exprs
+            .iter()
+            .any(|e| matches!(&e.kind, ExprKind::MethodCall { method: m, .. } if m == method))
+    })
+}
+
 /// The SDK's role for fn `f`.
 pub(super) fn role_of(program: &Program<'_>, sdk: &dyn Sdk, f: FnId) -> Role {
     let def = program.def(f);
@@ -223,17 +247,19 @@ pub(super) fn role_of(program: &Program<'_>, sdk: &dyn Sdk, f: FnId) -> Role {
     )
 }
 
-/// Closures given to the SDK's handler-registering methods.
-fn handler_closures(a: &Analysis<'_>, sdk: &dyn Sdk) -> Vec<NodeId> {
+/// Handlers given to the SDK's handler-registering methods: closures, and crate fns given by
+/// name (a fn item or a path is the same handler as a closure that calls it).
+fn registered_handlers(a: &Analysis<'_>, sdk: &dyn Sdk) -> (Vec<NodeId>, Vec<FnId>) {
     let methods = sdk.handler_closure_methods();
+    let (mut closures, mut fns) = (Vec::new(), Vec::new());
     if methods.is_empty() {
-        return Vec::new();
+        return (closures, fns);
     }
     let program = &a.program;
-    let mut out = Vec::new();
     for f in program.fn_ids() {
         let body = &program.def(f).body;
-        for call in &a.resolved[f as usize].calls {
+        let resolved = &a.resolved[f as usize];
+        for call in &resolved.calls {
             if call.kind != CallKind::Method {
                 continue;
             }
@@ -244,11 +270,20 @@ fn handler_closures(a: &Analysis<'_>, sdk: &dyn Sdk) -> Vec<NodeId> {
                 continue;
             }
             for &arg in args {
-                if let Some(c) = closure_value(body, arg) {
-                    out.push(program.closure_node(f, c));
+                let value = registered_value(body, arg);
+                match &body.expr(value).kind {
+                    ExprKind::Closure(c) => closures.push(program.closure_node(f, *c)),
+                    ExprKind::Path(_) => fns.extend(
+                        resolved
+                            .at(value)
+                            .map(|i| &resolved.calls[i as usize])
+                            .filter(|c| c.kind == CallKind::FnValue && !c.may)
+                            .flat_map(|c| c.targets.iter().copied()),
+                    ),
+                    _ => {}
                 }
             }
         }
     }
-    out
+    (closures, fns)
 }

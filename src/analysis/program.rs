@@ -119,19 +119,27 @@ impl<'a> Program<'a> {
 
 /// The closure an argument evaluates to: written in place, as the tail of a block that
 /// clones what it captures first (`{ let db = db.clone(); move |args| .. }`), or boxed.
-pub fn closure_value(body: &Body, mut e: ExprId) -> Option<ClosureId> {
+pub fn closure_value(body: &Body, e: ExprId) -> Option<ClosureId> {
+    match &body.expr(registered_value(body, e)).kind {
+        ExprKind::Closure(c) => Some(*c),
+        _ => None,
+    }
+}
+
+/// The expression a handler argument stands for: itself, the tail of a block it is written
+/// in, or what `Box::new`/`Arc::new`/`Rc::new` wraps (a closure, a fn item or a path).
+pub fn registered_value(body: &Body, mut e: ExprId) -> ExprId {
     // Each step goes into a strictly smaller expression; the bound is for hostile nesting.
     for _ in 0..16 {
         match &body.expr(e).kind {
-            ExprKind::Closure(c) => return Some(*c),
             ExprKind::Block { tail: Some(t), .. } => e = *t,
             ExprKind::Call { func, args } if args.len() == 1 && is_wrapper_new(body, *func) => {
                 e = args[0]
             }
-            _ => return None,
+            _ => return e,
         }
     }
-    None
+    e
 }
 
 /// `Box::new`, `Arc::new`, `Rc::new`: a handler stored behind a pointer.

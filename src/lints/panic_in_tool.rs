@@ -36,7 +36,7 @@ pub(crate) fn reached(cx: &Cx<'_>, f: FnId, site: &PanicSite, under_abort: bool)
 
 /// Whether no panic guard (the SDK's or the project's) catches a panic at the site.
 pub(crate) fn unguarded(cx: &Cx<'_>, f: FnId, site: &PanicSite) -> bool {
-    !(cx.sdk.is_some_and(|s| s.catches_panics())
+    !(cx.handlers.sdk_catches_panics
         || site.guarded
         || graph::inside_guard(&cx.a.resolved, f, site.within))
 }

@@ -25,7 +25,7 @@ pub static SPEC: Spec = Spec {
     result_types: &["CallToolResult"],
     error_code_type: Some("ErrorCode"),
     catches_panics: false,
-    opt_in_catch_panics: false,
+    panic_guard_method: None,
     handler_closure_methods: &[],
     error_result: "Ok(CallToolResult { content: vec![{message}.into()], is_error: Some(true), ..Default::default() })",
     unknown_tool_error: "bail_public!(ErrorCode::INVALID_PARAMS, \"unknown tool: {name}\");",

@@ -145,6 +145,12 @@ pub trait Sdk: Send + Sync {
         false
     }
 
+    /// The method whose call, anywhere in the crate's code, turns the SDK's panic guard on
+    /// (an opt-in guard; `None` when there is none).
+    fn panic_guard_method(&self) -> Option<&'static str> {
+        None
+    }
+
     /// What a handler's panic does with this SDK, for the notes of panic findings.
     fn panic_note(&self) -> String {
         format!(
@@ -255,8 +261,6 @@ pub struct SourceHints {
     /// The source mentions `"tools/call"`: a hand-rolled JSON-RPC server when no SDK is a
     /// dependency.
     pub serves_tools_call: bool,
-    /// The source calls `.catch_panics()` (tower-mcp's opt-in panic guard).
-    pub catches_panics: bool,
 }
 
 impl SourceHints {
@@ -264,7 +268,6 @@ impl SourceHints {
     pub fn of(text: &str) -> Self {
         SourceHints {
             serves_tools_call: text.contains("\"tools/call\""),
-            catches_panics: text.contains(".catch_panics("),
         }
     }
 
@@ -272,7 +275,6 @@ impl SourceHints {
     pub fn or(self, other: SourceHints) -> Self {
         SourceHints {
             serves_tools_call: self.serves_tools_call || other.serves_tools_call,
-            catches_panics: self.catches_panics || other.catches_panics,
         }
     }
 }
@@ -300,7 +302,6 @@ pub fn detect(package: &Package, hints: SourceHints, members: &[&str]) -> Option
             return Some(Box::new(table::TableSdk::new(
                 spec,
                 package.resolved_version(spec.package),
-                hints.catches_panics,
             )));
         }
     }

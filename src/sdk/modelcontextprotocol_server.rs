@@ -28,7 +28,7 @@ pub static SPEC: Spec = Spec {
     result_types: &["ToolCallResult"],
     error_code_type: None,
     catches_panics: false,
-    opt_in_catch_panics: false,
+    panic_guard_method: None,
     handler_closure_methods: &["with_tool", "register_tool"],
     error_result: "Ok(ToolCallResult { content: vec![ToolContent::Text { text: {message} }], is_error: Some(true) })",
     unknown_tool_error: "",

@@ -30,7 +30,7 @@ pub static SPEC: Spec = Spec {
     result_types: &["CallToolResult"],
     error_code_type: None,
     catches_panics: false,
-    opt_in_catch_panics: false,
+    panic_guard_method: None,
     handler_closure_methods: &[
         "tool_typed",
         "tool_typed_with_description",

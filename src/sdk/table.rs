@@ -42,8 +42,9 @@ pub struct Spec {
     pub error_code_type: Option<&'static str>,
     /// Whether the SDK answers a panicking handler itself (turbomcp catches them).
     pub catches_panics: bool,
-    /// Whether calling `.catch_panics()` somewhere turns that on (tower-mcp).
-    pub opt_in_catch_panics: bool,
+    /// The router method whose call turns the SDK's panic guard on (tower-mcp's
+    /// `McpRouter::catch_panics`), when the guard is opt-in.
+    pub panic_guard_method: Option<&'static str>,
     /// Builder methods whose closure argument is a tool handler.
     pub handler_closure_methods: &'static [&'static str],
     /// Code that returns `{message}` as a tool error, and code that answers an unknown tool
@@ -56,17 +57,11 @@ pub struct Spec {
 pub struct TableSdk {
     spec: &'static Spec,
     version: Option<Version>,
-    /// The crate calls `.catch_panics()`.
-    opted_in_catch_panics: bool,
 }
 
 impl TableSdk {
-    pub fn new(spec: &'static Spec, version: Option<Version>, opted_in_catch_panics: bool) -> Self {
-        TableSdk {
-            spec,
-            version,
-            opted_in_catch_panics,
-        }
+    pub fn new(spec: &'static Spec, version: Option<Version>) -> Self {
+        TableSdk { spec, version }
     }
 
     fn is_ctor(&self, imports: &Imports, path: &[Name], table: &[(&str, &str)]) -> bool {
@@ -212,7 +207,11 @@ impl Sdk for TableSdk {
     }
 
     fn catches_panics(&self) -> bool {
-        self.spec.catches_panics || (self.spec.opt_in_catch_panics && self.opted_in_catch_panics)
+        self.spec.catches_panics
+    }
+
+    fn panic_guard_method(&self) -> Option<&'static str> {
+        self.spec.panic_guard_method
     }
 
     fn handler_closure_methods(&self) -> &'static [&'static str] {

@@ -25,7 +25,7 @@ pub static SPEC: Spec = Spec {
     result_types: &["CallToolResult"],
     error_code_type: None,
     catches_panics: false,
-    opt_in_catch_panics: true,
+    panic_guard_method: Some("catch_panics"),
     handler_closure_methods: &["handler", "extractor_handler", "no_params_handler"],
     error_result: "Ok(CallToolResult::error({message}))",
     unknown_tool_error: "",

@@ -25,7 +25,7 @@ pub static SPEC: Spec = Spec {
     result_types: &["CallToolResult"],
     error_code_type: None,
     catches_panics: true,
-    opt_in_catch_panics: false,
+    panic_guard_method: None,
     handler_closure_methods: &[],
     error_result: "Err(McpError::internal({message}))",
     unknown_tool_error: "return Err(McpError::invalid_params(format!(\"unknown tool: {name}\")));",

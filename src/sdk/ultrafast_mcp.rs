@@ -28,7 +28,7 @@ pub static SPEC: Spec = Spec {
     result_types: &["ToolResult"],
     error_code_type: None,
     catches_panics: false,
-    opt_in_catch_panics: false,
+    panic_guard_method: None,
     handler_closure_methods: &[],
     error_result: "Ok(ToolResult { content: vec![ToolContent::text({message})], is_error: Some(true) })",
     unknown_tool_error: "return Err(MCPError::invalid_params(format!(\"unknown tool: {name}\")));",

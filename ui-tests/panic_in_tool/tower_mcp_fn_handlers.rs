@@ -1,10 +1,8 @@
 //@ dep: tower-mcp = "0.25"
 //@ lib
 // tower-mcp: a handler given as a fn item and one given as a closure that only forwards to a
-// fn are the same handlers as closures written out; their panics should be reported (no
-// `.catch_panics()` here). The metamorphic check turns one form into the other. Today the
-// engine reports neither (it follows neither a fn item nor an async fn awaited in the
-// closure): the expected output pins that until the engine models handlers as values.
+// fn are the same handlers as closures written out; their panics are reported (the router's
+// panic guard is not turned on here). The metamorphic check turns one form into the other.
 use tower_mcp::{CallToolResult, ToolBuilder};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]

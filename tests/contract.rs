@@ -294,3 +294,93 @@ fn main() {}
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A tool's `Err` forwarded unchanged from a crate fn (`helper()?`, `helper().await` as the
+/// tail) is made at that fn's exits: the contract's `isError` paths sit there, the same
+/// paths as when the code was written in the tool, and a helper that never returns `Err`
+/// gives none.
+#[test]
+fn forwarded_errors_are_placed_where_they_are_made() {
+    let tools = r#"    #[tool(description = "Inline")]
+    async fn inline(&self) -> Result<String, String> {
+        let text = std::fs::read_to_string("a.txt").map_err(|e| e.to_string())?;
+        if text.is_empty() {
+            return Err("a.txt is empty".to_string());
+        }
+        Ok(text)
+    }
+
+    #[tool(description = "Forwarded")]
+    async fn forwarded(&self) -> Result<String, String> {
+        let header = header("b.txt")?;
+        body(header).await
+    }
+
+    #[tool(description = "Never fails")]
+    async fn steady(&self) -> Result<String, String> {
+        greeting()
+    }
+"#;
+    let helpers = r#"fn header(path: &str) -> Result<String, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    if text.is_empty() {
+        return Err(format!("{path} is empty"));
+    }
+    Ok(text)
+}
+
+async fn body(header: String) -> Result<String, String> {
+    let rest = std::fs::read_to_string("c.txt").map_err(|e| e.to_string())?;
+    Ok(header + &rest)
+}
+
+fn greeting() -> Result<String, String> {
+    Ok("hello".to_string())
+}
+
+fn main() {}"#;
+    let code = server(tools).replace("fn main() {}", helpers);
+    let dir = common::scratch_crate(
+        "forwarded_paths",
+        &["rmcp = \"3.11\"".to_string()],
+        &[("src/main.rs", &code)],
+    );
+    let (c, stderr, status) = contract(&dir, &[]);
+    assert_eq!(status, 0, "{stderr}");
+    let line_of = |needle: &str| {
+        code.lines()
+            .position(|l| l.contains(needle))
+            .map(|i| i as u64 + 1)
+            .expect("the line is in the code")
+    };
+    let paths = |tool: &str| -> Vec<u64> {
+        c["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|t| t["name"] == tool)
+            .flat_map(|t| t["failures"].as_array().into_iter().flatten())
+            .filter(|f| f["channel"] == "is_error")
+            .filter_map(|f| f["origin"]["line"].as_u64())
+            .collect()
+    };
+    assert_eq!(
+        paths("inline"),
+        [
+            line_of("read_to_string(\"a.txt\")"),
+            line_of("return Err(\"a.txt is empty\""),
+        ],
+        "{c:#}"
+    );
+    assert_eq!(
+        paths("forwarded"),
+        [
+            line_of("read_to_string(path)"),
+            line_of("return Err(format!(\"{path} is empty\"))"),
+            line_of("read_to_string(\"c.txt\")"),
+        ],
+        "{c:#}"
+    );
+    assert!(paths("steady").is_empty(), "{c:#}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -10,6 +10,7 @@ pub mod facts;
 pub mod flow;
 mod flow_control;
 mod flow_ops;
+pub mod forwarding;
 mod found;
 pub mod graph;
 pub mod handlers;

@@ -170,23 +170,32 @@ pub(super) fn error_exits(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>)
         return;
     }
     let hf = cx.a.program.node(r.handler).func;
-    let body = &cx.a.program.def(hf).body;
     let dispatcher = cx.node_role(r.handler) == Role::Dispatcher;
-    for exit in exits::handler_exits(cx, r.handler) {
+    let exits = exits::handler_exits(cx, r.handler);
+    for (f, exit) in crate::analysis::forwarding::origin_exits(cx.a, hf, exits) {
+        let chain = if f == hf {
+            chain_names(cx, &[r.handler])
+        } else {
+            let Some(chain) = chain_to_fn(cx, r, f) else {
+                continue;
+            };
+            chain
+        };
+        let body = &cx.a.program.def(f).body;
         let wrap = exit.err.iter().find_map(|o| o.wrap);
         let text = text_of(cx, &exit.err);
         let path = failure(
             cx,
             Path {
                 channel: Channel::IsError,
-                kind: if dispatcher && exit.in_fallback {
+                kind: if dispatcher && f == hf && exit.in_fallback {
                     "unknown_tool"
                 } else {
                     text_kind(&text, literal_exit(body, exit, wrap))
                 },
-                span: exits::exit_span(cx, hf, exit, wrap),
-                func: hf,
-                chain: chain_names(cx, &[r.handler]),
+                span: exits::exit_span(cx, f, exit, wrap),
+                func: f,
+                chain,
                 what: exit_what(exit),
             },
             None,

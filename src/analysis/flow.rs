@@ -68,6 +68,9 @@ pub struct Flow<'p, 'a> {
     /// The value each closure evaluated to, for the calls that run it and hand back its
     /// result (`spawn_blocking(move || ..)`).
     pub closure_vals: HashMap<ClosureId, Val>,
+    /// What the fields of each tuple struct or variant built here carry, by the call that
+    /// builds it (see `with_passed_fields`).
+    pub ctor_fields: HashMap<ExprId, Val>,
     pub(super) next_group: u32,
     pub checks: Checks,
     pub sinks: Vec<u8>,
@@ -133,6 +136,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             tool_arm: 0,
             catch: 0,
             open: Vec::new(),
+            ctor_fields: HashMap::new(),
             closure_vals: HashMap::new(),
             next_group: 0,
             checks: Checks::default(),

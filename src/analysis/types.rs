@@ -5,10 +5,10 @@
 
 // A seeded fast hasher: keys are names from the crate (possibly hostile), so not an unseeded one.
 use crate::model::ir::Name;
-use foldhash::{HashMap, HashMapExt};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use super::program::{FnId, Program};
-use crate::model::ir::{FnKind, MacroRulesDef, StructDef, TypeAlias};
+use crate::model::ir::{FnKind, MacroRulesDef, PatKind, StructDef, TypeAlias};
 use crate::model::resolve::Ty;
 
 mod aliases;
@@ -54,6 +54,10 @@ pub struct TypeTable<'a> {
     macros: HashMap<&'a str, Vec<&'a MacroRulesDef>>,
     /// Each fn's return type with its aliases expanded: asked at every call of the fn.
     rets: Vec<Ty>,
+    /// Paths the crate's code destructures as tuple structs or tuple variants (`Parameters(a)`
+    /// in a pattern), as each file resolves them: calling one builds a value of its fields
+    /// (only a tuple struct or variant can appear in such a pattern; a fn cannot).
+    tuple_ctors: HashSet<Vec<Name>>,
 }
 
 impl<'a> TypeTable<'a> {
@@ -76,6 +80,7 @@ impl<'a> TypeTable<'a> {
             aliases: HashMap::new(),
             macros: HashMap::new(),
             rets: Vec::new(),
+            tuple_ctors: HashSet::new(),
         };
         for file in &program.files {
             for s in &file.structs {
@@ -117,6 +122,15 @@ impl<'a> TypeTable<'a> {
                     {
                         t.deref_targets.entry(self_name).or_insert(target);
                     }
+                }
+            }
+        }
+        for id in program.fn_ids() {
+            let imports = &program.file_ir(id).imports;
+            for pat in &program.def(id).body.pats {
+                if let PatKind::TupleStruct { path, .. } = &pat.kind {
+                    t.tuple_ctors
+                        .insert(imports.resolve_segments(path).into_owned());
                 }
             }
         }
@@ -183,6 +197,30 @@ impl<'a> TypeTable<'a> {
     }
 
     /// The types of the tuple fields of variant `variant` of the crate's enum `ty`.
+    /// Whether `path` (as written in fn `f`) names a tuple struct or tuple variant: one the
+    /// crate destructures somewhere, a tuple struct of the crate, or a crate enum's variant
+    /// with fields.
+    pub fn is_tuple_ctor(&self, program: &Program<'_>, f: FnId, path: &[Name]) -> bool {
+        let resolved = program.file_ir(f).imports.resolve_segments(path);
+        if self.tuple_ctors.contains(resolved.as_ref()) {
+            return true;
+        }
+        match &resolved[..] {
+            [.., ty, variant]
+                if self
+                    .variant_fields(ty, variant)
+                    .is_some_and(|f| !f.is_empty()) =>
+            {
+                true
+            }
+            [.., name] => self
+                .structs
+                .get(name.as_str())
+                .is_some_and(|defs| defs.iter().any(|d| d.fields.iter().any(|(f, _)| f == "0"))),
+            [] => false,
+        }
+    }
+
     pub fn variant_fields(&self, ty: &str, variant: &str) -> Option<&'a [Ty]> {
         self.variants.get(&(ty, variant)).copied()
     }

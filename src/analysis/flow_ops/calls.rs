@@ -53,8 +53,21 @@ impl Flow<'_, '_> {
         }
         let targets = self.crate_targets(id, CallKind::Call);
         if targets.is_empty() {
+            // A tuple struct or variant built here is made of its fields. Values here have
+            // no fields yet, so the value itself stays empty (a wrapped error text would be
+            // read as the whole value's); what its fields carry is kept for a crate fn it is
+            // passed to (`helper(Parameters(args))` passes the tool's arguments on).
+            if self
+                .env
+                .types
+                .is_tuple_ctor(self.env.program, self.func, path)
+            {
+                let fields = vals.iter().fold(Val::default(), |v, a| v.joined(a));
+                self.ctor_fields.insert(id, fields);
+            }
             return Val::default();
         }
+        let vals = self.with_passed_fields(args, vals);
         self.apply_summaries(id, &targets, &vals)
     }
 
@@ -305,6 +318,20 @@ impl Flow<'_, '_> {
                 }
             }
         }
+    }
+
+    /// Argument values for a call to crate fns: an argument built by a tuple struct or variant
+    /// (`Parameters(args)`) passes what its fields carry.
+    pub(super) fn with_passed_fields(&self, args: &[ExprId], mut vals: Vec<Val>) -> Vec<Val> {
+        if self.ctor_fields.is_empty() {
+            return vals;
+        }
+        for (arg, val) in args.iter().zip(vals.iter_mut()) {
+            if let Some(fields) = self.ctor_fields.get(arg) {
+                val.join(fields);
+            }
+        }
+        vals
     }
 
     /// The values of a call to crate fns, from their summaries; the sinks the arguments reach.

@@ -138,6 +138,7 @@ impl Flow<'_, '_> {
         let own = self.crate_targets(id, CallKind::Method);
         if !own.is_empty() {
             let vals = self.eval_all(args);
+            let vals = self.with_passed_fields(args, vals);
             return self.apply_summaries(id, &own, &vals);
         }
         match method {

@@ -46,8 +46,8 @@ impl Handlers {
         let mut roles: Vec<Role> = program
             .fn_ids()
             .map(|f| match sdk {
-                Some(sdk) if serving => role_of(program, sdk, f),
-                Some(sdk) => match role_of(program, sdk, f) {
+                Some(sdk) if serving => role_of(program, &a.types, sdk, f),
+                Some(sdk) => match role_of(program, &a.types, sdk, f) {
                     r if r.is_handler() => Role::None,
                     r => r,
                 },
@@ -230,8 +230,14 @@ fn calls_method(a: &Analysis<'_>, method: &str) -> bool {
     })
 }
 
-/// The SDK's role for fn `f`.
-pub(super) fn role_of(program: &Program<'_>, sdk: &dyn Sdk, f: FnId) -> Role {
+/// The SDK's role for fn `f`, judged by its return type with the crate's aliases expanded
+/// (`type R<T> = Result<T, CallToolError>` is that `Result`).
+pub(super) fn role_of(
+    program: &Program<'_>,
+    types: &super::types::TypeTable<'_>,
+    sdk: &dyn Sdk,
+    f: FnId,
+) -> Role {
     let def = program.def(f);
     let file = program.file_ir(f);
     let implementation = match def.kind {
@@ -243,7 +249,7 @@ pub(super) fn role_of(program: &Program<'_>, sdk: &dyn Sdk, f: FnId) -> Role {
         implementation,
         &def.attrs,
         &def.name,
-        &def.ret,
+        types.ret(f),
     )
 }
 

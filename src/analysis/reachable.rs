@@ -24,7 +24,7 @@ pub(super) fn resolve_reached(
     let mut reached = vec![false; n];
     let mut queue: VecDeque<FnId> = VecDeque::new();
     for f in program.fn_ids() {
-        if is_root(program, sdk, f) {
+        if is_root(program, types, sdk, f) {
             reached[f as usize] = true;
             queue.push_back(f);
         }
@@ -46,14 +46,14 @@ pub(super) fn resolve_reached(
 
 /// The crate's own fns, and those of linked members the SDK may run without a call edge:
 /// handlers, and fns that register handler closures.
-fn is_root(program: &Program<'_>, sdk: Option<&dyn Sdk>, f: FnId) -> bool {
+fn is_root(program: &Program<'_>, types: &TypeTable<'_>, sdk: Option<&dyn Sdk>, f: FnId) -> bool {
     if program.is_own(f) {
         return true;
     }
     let Some(sdk) = sdk else {
         return false;
     };
-    if super::handlers::role_of(program, sdk, f).is_handler() {
+    if super::handlers::role_of(program, types, sdk, f).is_handler() {
         return true;
     }
     let methods = sdk.handler_closure_methods();

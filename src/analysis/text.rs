@@ -263,7 +263,8 @@ pub fn is_fallback(body: &Body, p: PatId) -> bool {
 }
 
 /// Whether the expression mentions a tool's name: a local or field called `name` or
-/// `tool_name`, or a `.name` access (`match request.name.as_ref()`).
+/// `tool_name`, a `.name` access (`match request.name.as_ref()`), or a local initialised
+/// with one of these.
 pub fn mentions_name(body: &Body, e: ExprId) -> bool {
     let mut stack = vec![e];
     let mut steps = 0;
@@ -274,10 +275,13 @@ pub fn mentions_name(body: &Body, e: ExprId) -> bool {
         }
         match &body.expr(id).kind {
             ExprKind::Local(l) => {
-                let n = &body.local(*l).name;
+                let local = body.local(*l);
+                let n = &local.name;
                 if n == "name" || n == "tool_name" || n == "tool" {
                     return true;
                 }
+                // A local is what it was initialised with (`let id = request.name.as_str();`).
+                stack.extend(local.init);
             }
             ExprKind::Field { base, member } => {
                 if member == "name" || member == "tool_name" {

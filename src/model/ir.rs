@@ -272,6 +272,9 @@ pub struct Pat {
 pub struct LocalDef {
     pub name: Name,
     pub span: Sp,
+    /// The value a plain `let x = value;` binds it to (no pattern, no `else`): a local is
+    /// what it was initialised with, whatever it is called.
+    pub init: Option<ExprId>,
 }
 
 #[derive(Clone, Debug)]

@@ -184,6 +184,7 @@ impl<'i, 's> BodyCx<'i, 's> {
         self.body.locals.push(LocalDef {
             name: name.clone(),
             span,
+            init: None,
         });
         let id = (self.body.locals.len() - 1) as LocalId;
         self.scope.bind(name, id);

@@ -134,6 +134,20 @@ impl<'s> BodyCx<'_, 's> {
             _ => None,
         };
         let pat = self.pat(&l.pat);
+        if els.is_none()
+            && let Some(local) = plain_binding(&self.body, pat)
+        {
+            self.body.locals[local as usize].init = init;
+        }
         Stmt::Let { pat, ty, init, els }
+    }
+}
+
+/// The local a pattern binds when it is a plain name (`x`, `mut x`, `x: T`).
+fn plain_binding(body: &Body, pat: PatId) -> Option<LocalId> {
+    match &body.pat(pat).kind {
+        PatKind::Bind { local, sub: None } => Some(*local),
+        PatKind::Typed { pat, .. } => plain_binding(body, *pat),
+        _ => None,
     }
 }

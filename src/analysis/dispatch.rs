@@ -8,6 +8,8 @@ use std::collections::VecDeque;
 use super::Analysis;
 use super::calls::CallKind;
 use super::program::{FnId, NodeId};
+use super::strings;
+use super::types::TypeTable;
 use super::value::Fact;
 use crate::model::ir::*;
 
@@ -52,11 +54,11 @@ impl Dispatch {
             ..Dispatch::default()
         };
         // Fns that select a tool by its name: a `match` on it, or a registry lookup by it.
-        let selectors: Vec<(FnId, Vec<Arm>)> = own
+        let selectors: Vec<(FnId, Vec<ExprId>)> = own
             .iter()
             .filter_map(|&f| {
                 let body = &program.def(f).body;
-                let arms = name_arms(body);
+                let arms = name_arms(&a.types, body);
                 (!arms.is_empty() || looks_up_by_name(body)).then_some((f, arms))
             })
             .collect();
@@ -70,7 +72,7 @@ impl Dispatch {
         };
         for &f in &own {
             let body = &program.def(f).body;
-            for arm in tools_call_arms(body) {
+            for arm in tools_call_arms(&a.types, body) {
                 d.serves = true;
                 let span = body.expr(arm).span;
                 let mut entered = false;
@@ -106,10 +108,10 @@ impl Dispatch {
                 continue;
             }
             let body = &program.def(*s).body;
-            for arm in arms {
-                match delegate(a, *s, body, arm.body) {
+            for &arm in arms {
+                match delegate(a, *s, body, arm) {
                     Some(t) => d.tools.push(t),
-                    None => d.inline_tools.push((*s, arm.body)),
+                    None => d.inline_tools.push((*s, arm)),
                 }
             }
         }
@@ -275,33 +277,60 @@ fn fn_value(a: &Analysis<'_>, f: FnId, body: &Body, mut e: ExprId) -> Option<FnI
     None
 }
 
-/// Bodies of the arms that answer `"tools/call"` (`match method { "tools/call" => .. }`, `if
-/// method == "tools/call" { .. }`).
-pub fn tools_call_arms(body: &Body) -> Vec<ExprId> {
-    method_arms(body, "tools/call")
+/// Bodies of the arms that answer `"tools/call"`, however the method is compared (see
+/// [`super::strings`]).
+pub fn tools_call_arms(types: &TypeTable<'_>, body: &Body) -> Vec<ExprId> {
+    method_arms(types, body, "tools/call")
 }
 
-/// Bodies of the arms that answer JSON-RPC `method`.
-pub fn method_arms(body: &Body, method: &str) -> Vec<ExprId> {
+/// Bodies of the arms that answer JSON-RPC `method`: `match` arms whose pattern is it, and
+/// the `then` of an `if` that tests for it.
+pub fn method_arms(types: &TypeTable<'_>, body: &Body, method: &str) -> Vec<ExprId> {
     let mut out = Vec::new();
     for e in &body.exprs {
         match &e.kind {
             ExprKind::Match { arms, .. } => {
                 for arm in arms {
-                    if pat_has_str(body, arm.pat, method) {
+                    if strings::pattern_is(types, body, arm.pat, method) {
                         out.push(arm.body);
                     }
                 }
             }
+            ExprKind::If { cond, then, .. }
+                if strings::equality(types, body, *cond).is_some_and(|(_, v)| v == method) =>
+            {
+                out.push(*then);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The branches that select a tool by its name: arms of a `match` on the name with a string
+/// pattern, and the `then` of an `if` that tests the name for a string (an `if`/`else if`
+/// chain), unless the strings are JSON-RPC method names.
+fn name_arms(types: &TypeTable<'_>, body: &Body) -> Vec<ExprId> {
+    let mut out = Vec::new();
+    let is_method = |s: &str| s.contains('/') || s == "initialize";
+    for e in &body.exprs {
+        match &e.kind {
+            ExprKind::Match { scrutinee, arms } => {
+                if !super::text::mentions_name(body, *scrutinee) {
+                    continue;
+                }
+                let names: Vec<(ExprId, &str)> = arms
+                    .iter()
+                    .filter_map(|a| Some((a.body, strings::pattern_str(types, body, a.pat)?)))
+                    .collect();
+                if !names.iter().any(|(_, s)| is_method(s)) {
+                    out.extend(names.into_iter().map(|(b, _)| b));
+                }
+            }
             ExprKind::If { cond, then, .. } => {
-                if let ExprKind::Binary {
-                    op: BinOp::Eq,
-                    lhs,
-                    rhs,
-                } = &body.expr(*cond).kind
-                    && [*lhs, *rhs]
-                        .iter()
-                        .any(|&s| body.str_lit(s) == Some(method))
+                if let Some((subject, value)) = strings::equality(types, body, *cond)
+                    && !is_method(value)
+                    && super::text::mentions_name(body, subject)
                 {
                     out.push(*then);
                 }
@@ -310,56 +339,6 @@ pub fn method_arms(body: &Body, method: &str) -> Vec<ExprId> {
         }
     }
     out
-}
-
-fn pat_has_str(body: &Body, p: PatId, s: &str) -> bool {
-    str_pattern(body, p) == Some(s)
-        || matches!(&body.pat(p).kind, PatKind::Or(cases) if cases.iter().any(|&c| pat_has_str(body, c, s)))
-}
-
-/// The arms of a `match` on a tool's name that select a tool (string patterns that are not
-/// JSON-RPC method names).
-fn name_arms(body: &Body) -> Vec<Arm> {
-    let mut out = Vec::new();
-    for e in &body.exprs {
-        let ExprKind::Match { scrutinee, arms } = &e.kind else {
-            continue;
-        };
-        if !super::text::mentions_name(body, *scrutinee) {
-            continue;
-        }
-        let names: Vec<&Arm> = arms
-            .iter()
-            .filter(|a| str_pattern(body, a.pat).is_some())
-            .collect();
-        let methods = names.iter().any(|a| {
-            str_pattern(body, a.pat).is_some_and(|s| s.contains('/') || s == "initialize")
-        });
-        if !methods {
-            out.extend(names.into_iter().cloned());
-        }
-    }
-    out
-}
-
-/// The string a pattern matches: `"read"`, `Some("read")` (a `match` on `.as_str()` of a
-/// JSON value), `&"read"`, the first of an or-pattern.
-fn str_pattern(body: &Body, mut p: PatId) -> Option<&str> {
-    // Each step goes into a strictly smaller pattern; the bound is for hostile nesting.
-    for _ in 0..8 {
-        match &body.pat(p).kind {
-            PatKind::Lit(Lit::Str(v)) => return Some(v),
-            PatKind::Or(cases) => return cases.iter().find_map(|&c| str_pattern(body, c)),
-            PatKind::TupleStruct { path, elems }
-                if elems.len() == 1 && path.last().is_some_and(|l| l == "Some") =>
-            {
-                p = elems[0]
-            }
-            PatKind::Ref(inner) => p = *inner,
-            _ => return None,
-        }
-    }
-    None
 }
 
 /// The fns from `start` to the first selector it reaches (breadth-first, a few hops).

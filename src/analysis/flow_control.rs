@@ -39,17 +39,28 @@ impl Flow<'_, '_> {
         let gates = super::text::gates_of(self.body, cond, true);
         let negated = super::text::gates_of(self.body, cond, false);
         let then_diverges = super::text::diverges(self.body, then);
-        let mut v = self.in_branch(group, then_diverges, gates, |f| f.eval(then));
+        // `if name == "read" { .. } else if .. else { .. }`: each `then` runs a tool, the last
+        // `else` answers a name no tool has, as the arms of a `match` on the name do.
+        let name_test = self.is_name_test(cond);
+        let mut v = self.in_branch(group, then_diverges, gates, |f| {
+            f.tool_arm += u32::from(name_test);
+            let v = f.eval(then);
+            f.tool_arm -= u32::from(name_test);
+            v
+        });
         if let Some(e) = els {
             // `if let Some(tool) = tools.get(name) { .. } else { .. }`: the `else` answers a
             // name no tool has.
             let lookup = self.is_name_lookup(cond);
+            let last_else = name_test && !self.continues_name_chain(e);
             let d = super::text::diverges(self.body, e);
             let ev = self.in_branch(group, d, negated, |f| {
-                f.name_fallback += u32::from(lookup);
+                f.name_fallback += u32::from(lookup || last_else);
+                f.fallback += u32::from(last_else);
                 let v = f.eval(e);
-                f.name_fallback -= u32::from(lookup);
-                if lookup {
+                f.name_fallback -= u32::from(lookup || last_else);
+                f.fallback -= u32::from(last_else);
+                if lookup || last_else {
                     f.fallback_value(e, &v);
                 }
                 v
@@ -57,6 +68,31 @@ impl Flow<'_, '_> {
             v.join(&ev);
         }
         v
+    }
+
+    /// A test of the requested tool's name against a tool's name (not a JSON-RPC method).
+    fn is_name_test(&self, cond: ExprId) -> bool {
+        super::strings::equality(self.env.types, self.body, cond).is_some_and(|(subject, v)| {
+            !v.contains('/') && v != "initialize" && super::text::mentions_name(self.body, subject)
+        })
+    }
+
+    /// Whether an `else` goes on testing the name (`else if name == "b" { .. }`).
+    fn continues_name_chain(&self, els: ExprId) -> bool {
+        let mut e = els;
+        // `else { if .. }` is `else if ..`; a block with statements is not.
+        for _ in 0..8 {
+            match &self.body.expr(e).kind {
+                ExprKind::If { cond, .. } => return self.is_name_test(*cond),
+                ExprKind::Block {
+                    stmts,
+                    tail: Some(t),
+                    ..
+                } if stmts.is_empty() => e = *t,
+                _ => return false,
+            }
+        }
+        false
     }
 
     /// `let Some(..) = <something with the tool's name>`: a lookup of the tool by name.

@@ -18,6 +18,7 @@ pub mod program;
 mod reachable;
 mod std_types;
 pub mod stdio;
+pub mod strings;
 pub mod text;
 pub mod types;
 pub mod value;

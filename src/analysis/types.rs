@@ -50,6 +50,8 @@ pub struct TypeTable<'a> {
     /// Methods by name alone, for calls whose receiver type is unknown.
     by_method_name: HashMap<&'a str, Vec<FnId>>,
     consts: HashMap<&'a str, Vec<i64>>,
+    /// String constants by name.
+    str_consts: HashMap<&'a str, Vec<&'a str>>,
     aliases: HashMap<&'a str, &'a TypeAlias>,
     macros: HashMap<&'a str, Vec<&'a MacroRulesDef>>,
     /// Each fn's return type with its aliases expanded: asked at every call of the fn.
@@ -77,6 +79,7 @@ impl<'a> TypeTable<'a> {
             deref_targets: HashMap::new(),
             by_method_name: HashMap::new(),
             consts: HashMap::new(),
+            str_consts: HashMap::new(),
             aliases: HashMap::new(),
             macros: HashMap::new(),
             rets: Vec::new(),
@@ -100,6 +103,9 @@ impl<'a> TypeTable<'a> {
             for c in &file.consts {
                 if let Some(v) = c.int {
                     t.consts.entry(&c.name).or_default().push(v);
+                }
+                if let Some(v) = &c.text {
+                    t.str_consts.entry(&c.name).or_default().push(v);
                 }
             }
             for m in &file.macros {
@@ -295,6 +301,13 @@ impl<'a> TypeTable<'a> {
     /// The value of a crate constant, when every constant of that name agrees.
     pub fn const_value(&self, name: &str) -> Option<i64> {
         let values = self.consts.get(name)?;
+        let first = *values.first()?;
+        values.iter().all(|v| *v == first).then_some(first)
+    }
+
+    /// The value of a crate string constant, when every constant of that name agrees.
+    pub fn const_str(&self, name: &str) -> Option<&'a str> {
+        let values = self.str_consts.get(name)?;
         let first = *values.first()?;
         values.iter().all(|v| *v == first).then_some(first)
     }

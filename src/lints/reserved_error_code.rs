@@ -117,7 +117,8 @@ fn resource_readers(cx: &Cx<'_>) -> HashSet<u32> {
         if crate::sdk::is_resource_read_handler(&def.name) {
             stack.push(f);
         }
-        for arm in crate::analysis::dispatch::method_arms(&def.body, "resources/read") {
+        for arm in crate::analysis::dispatch::method_arms(&cx.a.types, &def.body, "resources/read")
+        {
             let span = def.body.expr(arm).span;
             for call in &cx.a.resolved[f as usize].calls {
                 let at = def.body.expr(call.expr).span;

@@ -295,12 +295,14 @@ impl Lowerer {
         let mut cx = BodyCx::new(self.file, &self.imports, self.rules.clone());
         let root = cx.expr(expr);
         let value_span = cx.body.expr(root).span;
+        let text = cx.body.str_lit(root).map(Name::from);
         self.consts.push(ConstDef {
             name: ident.to_smolstr(),
             module: module.to_vec(),
             span,
             ty: ty.clone(),
             int,
+            text,
             value_span,
         });
         // An initializer with code in it (`Lazy::new(|| ..)`) is analysed like a fn.

@@ -111,6 +111,8 @@ pub struct ConstDef {
     pub ty: Ty,
     /// The value, when it is an integer literal.
     pub int: Option<i64>,
+    /// The value, when it is a string literal.
+    pub text: Option<Name>,
     /// The span of the value expression.
     pub value_span: Sp,
 }

@@ -1,0 +1,78 @@
+//! Where code tests a string for a known value. Rust says `method == "tools/call"` in several
+//! ways that mean the same: a `match` arm with the literal or with a `const` holding it,
+//! `==` with either side literal or constant, and `PartialEq::eq` called either way round
+//! (`method.eq("tools/call")`, `"tools/call".eq(method)`). A verdict must not depend on which
+//! one a server uses.
+
+use super::types::TypeTable;
+use crate::model::ir::{BinOp, Body, ExprId, ExprKind, PatId, PatKind};
+
+/// The string an expression is known to be: a literal, or a crate constant holding one
+/// (through `&`).
+pub fn expr_str<'b>(types: &TypeTable<'b>, body: &'b Body, e: ExprId) -> Option<&'b str> {
+    if let Some(s) = body.str_lit(e) {
+        return Some(s);
+    }
+    match &body.expr(body.peel(e)).kind {
+        ExprKind::Path(p) => types.const_str(p.last()?),
+        _ => None,
+    }
+}
+
+/// The string a pattern matches: a literal, a crate constant, `Some(..)` of one (a `match` on
+/// `.as_str()` of a JSON value), `&..` of one, the first of an or-pattern.
+pub fn pattern_str<'b>(types: &TypeTable<'b>, body: &'b Body, mut p: PatId) -> Option<&'b str> {
+    // Each step goes into a strictly smaller pattern; the bound is for hostile nesting.
+    for _ in 0..8 {
+        match &body.pat(p).kind {
+            PatKind::Lit(crate::model::ir::Lit::Str(v)) => return Some(v),
+            PatKind::Path(path) => return types.const_str(path.last()?),
+            PatKind::Or(cases) => return cases.iter().find_map(|&c| pattern_str(types, body, c)),
+            PatKind::TupleStruct { path, elems }
+                if elems.len() == 1 && path.last().is_some_and(|l| l == "Some") =>
+            {
+                p = elems[0]
+            }
+            PatKind::Ref(inner) => p = *inner,
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Whether a pattern matches the string `s` (in any alternative of an or-pattern).
+pub fn pattern_is(types: &TypeTable<'_>, body: &Body, p: PatId, s: &str) -> bool {
+    match &body.pat(p).kind {
+        PatKind::Or(cases) => cases.iter().any(|&c| pattern_is(types, body, c, s)),
+        _ => pattern_str(types, body, p) == Some(s),
+    }
+}
+
+/// A test of one expression against a known string: `(subject, value)` for `subject ==
+/// "v"`, `"v" == subject`, `subject.eq("v")` or `"v".eq(subject)`, the value literal or
+/// constant.
+pub fn equality<'b>(
+    types: &TypeTable<'b>,
+    body: &'b Body,
+    cond: ExprId,
+) -> Option<(ExprId, &'b str)> {
+    let (lhs, rhs) = match &body.expr(cond).kind {
+        ExprKind::Binary {
+            op: BinOp::Eq,
+            lhs,
+            rhs,
+        } => (*lhs, *rhs),
+        ExprKind::MethodCall {
+            receiver,
+            method,
+            args,
+            ..
+        } if method == "eq" && args.len() == 1 => (*receiver, args[0]),
+        _ => return None,
+    };
+    match (expr_str(types, body, lhs), expr_str(types, body, rhs)) {
+        (None, Some(v)) => Some((lhs, v)),
+        (Some(v), None) => Some((rhs, v)),
+        _ => None,
+    }
+}

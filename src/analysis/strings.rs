@@ -49,14 +49,15 @@ pub fn pattern_is(types: &TypeTable<'_>, body: &Body, p: PatId, s: &str) -> bool
 }
 
 /// A test of one expression against a known string: `(subject, value)` for `subject ==
-/// "v"`, `"v" == subject`, `subject.eq("v")` or `"v".eq(subject)`, the value literal or
-/// constant.
+/// "v"`, `"v" == subject`, `subject.eq("v")`, `"v".eq(subject)` or `let "v" = subject`
+/// (`if let Some("v") = subject`), the value literal or constant.
 pub fn equality<'b>(
     types: &TypeTable<'b>,
     body: &'b Body,
     cond: ExprId,
 ) -> Option<(ExprId, &'b str)> {
     let (lhs, rhs) = match &body.expr(cond).kind {
+        ExprKind::Let { pat, expr } => return Some((*expr, pattern_str(types, body, *pat)?)),
         ExprKind::Binary {
             op: BinOp::Eq,
             lhs,

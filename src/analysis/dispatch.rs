@@ -144,7 +144,7 @@ impl Dispatch {
         for f in a.program.fn_ids() {
             let facts = &a.facts[f as usize];
             let body = &a.program.def(f).body;
-            for &call in &facts.rpc_error_calls {
+            for &(call, _) in &facts.rpc_error_calls {
                 if self.dispatchers.contains(&f) && calls_held_value(body, call) {
                     self.registry_protocol = true;
                 }
@@ -201,22 +201,14 @@ fn registrations(a: &Analysis<'_>, own: &[FnId], d: &mut Dispatch) {
     for &f in own {
         let body = &program.def(f).body;
         for e in &body.exprs {
-            let ExprKind::MethodCall { args, .. } = &e.kind else {
+            let Some((key, values)) = registration(body, &e.kind) else {
                 continue;
             };
-            let [key, rest @ ..] = &args[..] else {
-                continue;
-            };
-            if rest.is_empty() || !key_str(body, *key).is_some_and(is_tool_name) {
-                continue;
-            }
-            for &value in rest {
+            for value in values {
                 if let Some(c) = super::program::closure_value(body, value) {
                     let node = program.closure_node(f, c);
                     d.registered_closures.push(node);
-                    if let Some(name) = key_str(body, *key) {
-                        d.closure_names.push((node, name.to_string()));
-                    }
+                    d.closure_names.push((node, key.to_string()));
                 } else if let Some(t) = fn_value(a, f, body, value) {
                     d.registered.push(t);
                 }
@@ -225,6 +217,38 @@ fn registrations(a: &Analysis<'_>, own: &[FnId], d: &mut Dispatch) {
     }
     d.registered_closures.sort_unstable();
     d.registered_closures.dedup();
+}
+
+/// A tool's name put together with the values that may be its handler, however the registry
+/// is built: a call with the name first (`map.insert("read", read)`, `.tool("read", ..)`), a
+/// pair (`HashMap::from([("read", read)])`, `[("read", read)].into_iter().collect()`,
+/// `vec![("read", read)]`), or a struct literal with a name field (`Tool { name: "read",
+/// handler: read }`).
+fn registration<'b>(body: &'b Body, e: &'b ExprKind) -> Option<(&'b str, Vec<ExprId>)> {
+    let named = |items: &[ExprId]| -> Option<(&'b str, Vec<ExprId>)> {
+        let mut key = None;
+        let mut values = Vec::new();
+        for &item in items {
+            match key_str(body, item).filter(|k| is_tool_name(k)) {
+                Some(k) if key.is_none() => key = Some(k),
+                _ => values.push(item),
+            }
+        }
+        Some((key?, values)).filter(|(_, v)| !v.is_empty())
+    };
+    match e {
+        ExprKind::MethodCall { args, .. } => {
+            let (first, rest) = args.split_first()?;
+            let key = key_str(body, *first).filter(|k| is_tool_name(k))?;
+            (!rest.is_empty()).then(|| (key, rest.to_vec()))
+        }
+        ExprKind::Tuple(items) => named(items),
+        ExprKind::Struct { fields, .. } => {
+            let items: Vec<ExprId> = fields.iter().map(|(_, v)| *v).collect();
+            named(&items)
+        }
+        _ => None,
+    }
 }
 
 /// The string a registration key is (`"read"`, `"read".to_string()`, `String::from("read")`).
@@ -271,6 +295,8 @@ fn fn_value(a: &Analysis<'_>, f: FnId, body: &Body, mut e: ExprId) -> Option<FnI
         e = match &body.expr(e).kind {
             ExprKind::MethodCall { receiver, args, .. } if args.is_empty() => *receiver,
             ExprKind::Call { args, .. } if args.len() == 1 => args[0],
+            // `read as ToolFn`: the same fn, as a pointer.
+            ExprKind::Cast { expr, .. } => *expr,
             _ => return None,
         };
     }

@@ -259,8 +259,9 @@ pub struct FnFacts {
     pub branches: Vec<BranchInfo>,
     /// Async blocks the fn returns: their exits are the fn's.
     pub returned_async: Vec<ClosureId>,
-    /// Calls to crate fns whose error becomes a hand-made JSON-RPC error object here.
-    pub rpc_error_calls: Vec<ExprId>,
+    /// Calls whose error becomes a hand-made JSON-RPC error object here, with the expression
+    /// that builds the object: `(call, construction)`.
+    pub rpc_error_calls: Vec<(ExprId, ExprId)>,
     /// Calls and macros evaluated in a catch-all match arm.
     pub fallback_exprs: Vec<ExprId>,
     /// Calls, macros and struct literals evaluated in an arm that selects a tool by name.

@@ -63,7 +63,7 @@ pub fn own_exits<'a>(a: &'a Analysis<'_>, f: FnId) -> impl Iterator<Item = &'a E
 
 /// The crate fns whose result `exit` returns unchanged: its value (or its `?` operand) is a
 /// call resolved by type or path, awaited or not, with no adapter around it.
-fn forwarded_callees(a: &Analysis<'_>, f: FnId, exit: &Exit) -> Vec<FnId> {
+pub fn forwarded_callees(a: &Analysis<'_>, f: FnId, exit: &Exit) -> Vec<FnId> {
     let body = &a.program.def(f).body;
     let value = match (exit.kind, &body.expr(exit.at).kind) {
         (ExitKind::Question, ExprKind::Try { expr, .. }) => *expr,

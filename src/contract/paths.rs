@@ -216,6 +216,7 @@ pub(super) fn protocol_failures(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Fai
         let p = site.protocol;
         let (channel, kind, lint) = match site.exempt {
             Some(Exempt::OtherTool) => continue,
+            Some(Exempt::AnsweredByDispatcher) => (Channel::JsonrpcError, "execution", None),
             Some(Exempt::ToolRejection) => (Channel::IsError, "unknown", None),
             Some(Exempt::UnknownTool) => (Channel::JsonrpcError, "unknown_tool", None),
             Some(Exempt::LockFailure) => (Channel::JsonrpcError, "lock_poisoned", None),

@@ -50,6 +50,9 @@ pub enum Exempt {
     ToolRejection,
     /// Made in another tool whose own `Err` is a protocol error: reported there.
     OtherTool,
+    /// A tool's `Err` in a server that writes its own responses: ordinary Rust until the
+    /// dispatcher answers it with a JSON-RPC error object, which is where it is reported.
+    AnsweredByDispatcher,
 }
 
 impl ProtocolSite {
@@ -118,12 +121,15 @@ pub fn handler_protocol_sites(cx: &Cx<'_>, h: NodeId) -> Vec<ProtocolSite> {
     }
     let role = cx.node_role(h);
     let hf = cx.a.program.node(h).func;
+    let own_responses = cx.sdk.is_some_and(|s| s.writes_own_responses());
     let mut out = Vec::new();
     for exit in handler_exits(cx, h) {
         let exempt = if exit.lock_failure {
             Some(Exempt::LockFailure)
         } else if role == Role::Dispatcher && exit.in_fallback {
             Some(Exempt::UnknownTool)
+        } else if own_responses && (role != Role::Dispatcher || in_tool_arm(cx, hf, exit)) {
+            Some(Exempt::AnsweredByDispatcher)
         } else {
             None
         };
@@ -133,6 +139,37 @@ pub fn handler_protocol_sites(cx: &Cx<'_>, h: NodeId) -> Vec<ProtocolSite> {
         }
     }
     out
+}
+
+/// Whether an exit of dispatcher `hf` is tool code: inside an arm that runs a tool it selects
+/// by name (its operand, its `Err(..)` or its value is a call made there), and not the arm's
+/// forward of a tool fn's result (`"check" => run_check(args)`), which is where the tool's
+/// failure enters the dispatcher's answer.
+fn in_tool_arm(cx: &Cx<'_>, hf: FnId, exit: &Exit) -> bool {
+    let forwards_tool = crate::analysis::forwarding::forwarded_callees(cx.a, hf, exit)
+        .iter()
+        .any(|&t| cx.handlers.role(t) == Role::Tool);
+    // An error object built right there (`Err(ToolError { code: -32602, .. })?` in the arm)
+    // is the construction a tool's failure enters: the site.
+    let builds_error_object = exit
+        .err
+        .iter()
+        .any(|o| matches!(o.fact, Fact::RpcErrorObject { .. }) && o.site.func == hf);
+    !forwards_tool && !builds_error_object && made_in_tool_arm(cx, hf, exit)
+}
+
+fn made_in_tool_arm(cx: &Cx<'_>, hf: FnId, exit: &Exit) -> bool {
+    let facts = &cx.a.facts[hf as usize];
+    let body = &cx.a.program.def(hf).body;
+    let value = match &body.expr(exit.at).kind {
+        ExprKind::Return(Some(v)) => Some(*v),
+        _ => None,
+    };
+    let wrap = exit.err.iter().find_map(|o| o.wrap);
+    [exit.operand, value, wrap, Some(exit.at)]
+        .into_iter()
+        .flatten()
+        .any(|e| facts.tool_arm_exprs.contains(&e))
 }
 
 /// Where an exit of fn `hf` is reported: its `?`, the `Err(..)` that wrapped the error

@@ -2,8 +2,9 @@
 //@ dep: anyhow = "1"
 // A hand-rolled server whose tools are closures in a registry, looked up by the request's
 // `params.name`. Every tool failure goes back as a JSON-RPC error object through one helper:
-// the closures' `Err` exits are reported where they are made (validation when the failure is
-// about the arguments). The unknown-tool and malformed-request answers are protocol errors.
+// that construction, which only tool failures reach, is the one place to fix and is reported
+// once (the closures' `?` are ordinary Rust). The unknown-tool and malformed-request answers
+// are protocol errors.
 use std::collections::HashMap;
 use std::io::BufRead;
 

@@ -1,8 +1,8 @@
 //@ dep: serde_json = "1"
 // A hand-rolled stdio server whose tools are fn pointers in a map filled by `insert` (the
 // metamorphic check builds the same map from an array, by `collect`, and with casts). The
-// dispatcher answers every tool's `Err` with a JSON-RPC error object; an unknown tool is a
-// protocol error. The expected output pins today's placement, at each tool's origins.
+// dispatcher answers every tool's `Err` with a JSON-RPC error object: reported once, where it
+// builds it; an unknown tool is a protocol error.
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 

@@ -1,9 +1,10 @@
 //@ dep: serde_json = "1"
 //@ dep: anyhow = "1"
-// A hand-rolled stdio server with a tool whose argument is called `name`. Inside the tool's
-// arm, "Missing 'name' parameter" is about that argument (reported: the dispatcher answers it
-// with a JSON-RPC error); before the dispatch, a request without a tool name is a malformed
-// request, and a JSON-RPC error is the right answer (not reported).
+// A hand-rolled stdio server with a tool whose argument is called `name`. The tool's failures
+// (its missing 'name' argument included) reach the caller's JSON-RPC error object, which
+// answers every failure alike: reported once there, as error_escapes_tool. Before the
+// dispatch, a request without a tool name is a malformed request, and a JSON-RPC error is the
+// right answer (not reported).
 use std::io::{BufRead, Write};
 
 use anyhow::anyhow;

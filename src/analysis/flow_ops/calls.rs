@@ -304,17 +304,17 @@ impl Flow<'_, '_> {
         passthrough.then(first)
     }
 
-    /// A JSON-RPC error object is built from these values: the calls whose errors they carry
-    /// answer with a protocol error, and parameters among them reach one.
-    pub(super) fn rpc_error_from(&mut self, vals: &[Val]) {
+    /// A JSON-RPC error object is built at `at` from these values: the calls whose errors
+    /// they carry answer with a protocol error, and parameters among them reach one.
+    pub(super) fn rpc_error_from(&mut self, at: ExprId, vals: &[Val]) {
         for v in vals {
             self.sink_params(v, SINK_RPC_ERROR);
             for o in v.iter() {
                 if o.fact == Fact::Returned
                     && o.site.func == self.func
-                    && !self.facts.rpc_error_calls.contains(&o.site.expr)
+                    && !self.facts.rpc_error_calls.contains(&(o.site.expr, at))
                 {
-                    self.facts.rpc_error_calls.push(o.site.expr);
+                    self.facts.rpc_error_calls.push((o.site.expr, at));
                 }
             }
         }
@@ -417,7 +417,7 @@ impl Flow<'_, '_> {
                 }
                 if bits & SINK_RPC_ERROR != 0 {
                     let a = a.clone();
-                    self.rpc_error_from(std::slice::from_ref(&a));
+                    self.rpc_error_from(id, std::slice::from_ref(&a));
                 }
                 if bits & SINK_ERROR_RESULT != 0 {
                     self.leaks_in(a);

@@ -63,7 +63,7 @@ impl Flow<'_, '_> {
                 .unwrap_or_default();
             let fact = if sdk.is_some_and(|s| s.writes_own_responses()) {
                 let all: Vec<Val> = vals.iter().map(|(_, v)| v.clone()).collect();
-                self.rpc_error_from(&all);
+                self.rpc_error_from(id, &all);
                 let request = self.about_request(&message);
                 Fact::RpcErrorObject { code, request }
             } else {
@@ -157,7 +157,7 @@ impl Flow<'_, '_> {
                     _ => None,
                 }),
             };
-            self.rpc_error_from(&vals);
+            self.rpc_error_from(at, &vals);
             let message = match get("message").map(|m| &members[m].value) {
                 Some(Json::Lit(Lit::Str(s), _)) => s.to_string(),
                 Some(Json::Expr(e)) => text::message_text(self.body, *e).unwrap_or_default(),

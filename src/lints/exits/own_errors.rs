@@ -22,7 +22,10 @@ pub fn own_error_sites(cx: &Cx<'_>) -> Vec<OwnErrorSite> {
     let mut seen: HashSet<Span> = HashSet::new();
     let program = &cx.a.program;
     for f in program.fn_ids() {
-        if !cx.is_own(f) || cx.handlers.role(f) != Role::Dispatcher {
+        // A dispatcher, or a fn whose `tools/call` branch dispatches in place.
+        let dispatches = cx.handlers.role(f) == Role::Dispatcher
+            || cx.handlers.arms.iter().any(|(g, _)| *g == f);
+        if !cx.is_own(f) || !dispatches {
             continue;
         }
         let facts = &cx.a.facts[f as usize];
@@ -53,7 +56,7 @@ pub fn own_error_sites(cx: &Cx<'_>) -> Vec<OwnErrorSite> {
                 // answers for itself (not initialized, a result it cannot serialize), except
                 // when it rejects a tool's arguments.
                 let validation = crate::analysis::text::mentions_arguments(&text);
-                if !validation && !facts.tool_arm_exprs.contains(&at) {
+                if !validation && !facts.tool_arm_exprs.contains(&at) && !fed_by_tool(cx, f, at) {
                     continue;
                 }
                 if seen.insert(span) {
@@ -67,6 +70,28 @@ pub fn own_error_sites(cx: &Cx<'_>) -> Vec<OwnErrorSite> {
         }
     }
     out
+}
+
+/// Whether the error object built at `at` in dispatcher `f` is built from the `Err` of a
+/// tool it runs: a tool fn, a handler it looked up in a registry and called, or a dispatcher
+/// that runs the tools (inline or not) and hands their failures back. That construction is
+/// where the tools' failures enter the answer.
+fn fed_by_tool(cx: &Cx<'_>, f: FnId, at: ExprId) -> bool {
+    let body = &cx.a.program.def(f).body;
+    let resolved = &cx.a.resolved[f as usize];
+    cx.a.facts[f as usize]
+        .rpc_error_calls
+        .iter()
+        .filter(|(_, c)| *c == at)
+        .any(|&(call, _)| {
+            let held = matches!(&body.expr(call).kind, ExprKind::Call { func, .. }
+                if matches!(body.expr(*func).kind, ExprKind::Local(_)));
+            held || resolved
+                .targets(call)
+                .filter(|c| !c.may)
+                .flat_map(|c| c.targets.iter())
+                .any(|&t| matches!(cx.handlers.role(t), Role::Tool | Role::Dispatcher))
+        })
 }
 
 /// The finding for an [`OwnErrorSite`].

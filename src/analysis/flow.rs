@@ -71,6 +71,10 @@ pub struct Flow<'p, 'a> {
     /// What the fields of each tuple struct or variant built here carry, by the call that
     /// builds it (see `with_passed_fields`).
     pub ctor_fields: HashMap<ExprId, Val>,
+    /// Calls whose `Err` branch is being evaluated (`match call() { Err(_) => here }`, the
+    /// `else` of `let Ok(v) = call() else { here }`): what is built here answers their
+    /// failure, whether or not it uses the error value.
+    pub err_context: Vec<ExprId>,
     pub(super) next_group: u32,
     pub checks: Checks,
     pub sinks: Vec<u8>,
@@ -137,6 +141,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             catch: 0,
             open: Vec::new(),
             ctor_fields: HashMap::new(),
+            err_context: Vec::new(),
             closure_vals: HashMap::new(),
             next_group: 0,
             checks: Checks::default(),

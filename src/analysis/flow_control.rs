@@ -173,7 +173,15 @@ impl Flow<'_, '_> {
                 if let Some(g) = arm.guard {
                     f.eval(g);
                 }
+                let failing = if is_err_pattern(f.body, arm.pat) {
+                    f.failing_calls(&sv)
+                } else {
+                    Vec::new()
+                };
+                let depth = f.err_context.len();
+                f.err_context.extend(failing);
                 let v = f.eval(arm.body);
+                f.err_context.truncate(depth);
                 if fallback {
                     f.fallback -= 1;
                     if on_name {
@@ -463,4 +471,10 @@ impl Flow<'_, '_> {
             }
         }
     }
+}
+
+/// `Err(..)`: the pattern of a `Result`'s failure.
+fn is_err_pattern(body: &Body, pat: PatId) -> bool {
+    matches!(&body.pat(pat).kind,
+        PatKind::TupleStruct { path, .. } if path.last().is_some_and(|l| l == "Err"))
 }

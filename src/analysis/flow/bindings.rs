@@ -15,8 +15,13 @@ impl Flow<'_, '_> {
                     };
                     if let Some(e) = els {
                         let group = self.new_group();
+                        // `let Ok(v) = call() else { .. }`: the `else` answers the failure.
+                        let failing = self.failing_calls(&v);
                         self.in_branch(group, true, Vec::new(), |f| {
+                            let depth = f.err_context.len();
+                            f.err_context.extend(failing);
                             f.eval(*e);
+                            f.err_context.truncate(depth);
                         });
                     }
                     self.bind(*pat, &v, init.unwrap_or(0));

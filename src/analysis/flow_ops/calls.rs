@@ -307,6 +307,12 @@ impl Flow<'_, '_> {
     /// A JSON-RPC error object is built at `at` from these values: the calls whose errors
     /// they carry answer with a protocol error, and parameters among them reach one.
     pub(super) fn rpc_error_from(&mut self, at: ExprId, vals: &[Val]) {
+        for i in 0..self.err_context.len() {
+            let call = self.err_context[i];
+            if !self.facts.rpc_error_calls.contains(&(call, at)) {
+                self.facts.rpc_error_calls.push((call, at));
+            }
+        }
         for v in vals {
             self.sink_params(v, SINK_RPC_ERROR);
             for o in v.iter() {
@@ -318,6 +324,15 @@ impl Flow<'_, '_> {
                 }
             }
         }
+    }
+
+    /// The calls whose `Err` a value may be (their `Returned` error origins made here): in the
+    /// `Err` branch of a test of that value, the code answers those calls' failures.
+    pub(crate) fn failing_calls(&self, v: &Val) -> Vec<ExprId> {
+        v.iter()
+            .filter(|o| o.fact == Fact::Returned && o.part == Part::Err && o.site.func == self.func)
+            .map(|o| o.site.expr)
+            .collect()
     }
 
     /// Argument values for a call to crate fns: an argument built by a tuple struct or variant

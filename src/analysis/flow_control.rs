@@ -151,11 +151,14 @@ impl Flow<'_, '_> {
         let group = self.new_group();
         let on_name = super::text::mentions_name(self.body, scrutinee);
         let mut out = Val::default();
+        let mut ok_seen = false;
         for arm in arms {
             let diverges = super::text::diverges(self.body, arm.body);
             // `None` of a lookup by name is the name no tool has.
             // A guarded catch-all (`name if is_math(name) => ..`) runs the tools it selects.
+            // A catch-all after `Ok(..)` is the `Err` branch of a `Result`, not a fallback.
             let fallback = arm.guard.is_none()
+                && !ok_seen
                 && (super::text::is_fallback(self.body, arm.pat)
                     || (on_name
                         && matches!(&self.body.pat(arm.pat).kind,
@@ -173,7 +176,10 @@ impl Flow<'_, '_> {
                 if let Some(g) = arm.guard {
                     f.eval(g);
                 }
-                let failing = if is_err_pattern(f.body, arm.pat) {
+                // The `Err(..)` arm, or a catch-all after an `Ok(..)` arm: the call failed.
+                let failing = if is_err_pattern(f.body, arm.pat)
+                    || (ok_seen && super::text::is_fallback(f.body, arm.pat))
+                {
                     f.failing_calls(&sv)
                 } else {
                     Vec::new()
@@ -194,6 +200,7 @@ impl Flow<'_, '_> {
                 v
             });
             out.join(&v);
+            ok_seen |= is_variant_pattern(self.body, arm.pat, "Ok");
         }
         out
     }
@@ -475,6 +482,11 @@ impl Flow<'_, '_> {
 
 /// `Err(..)`: the pattern of a `Result`'s failure.
 fn is_err_pattern(body: &Body, pat: PatId) -> bool {
+    is_variant_pattern(body, pat, "Err")
+}
+
+/// `Ok(..)` / `Err(..)` as a pattern.
+fn is_variant_pattern(body: &Body, pat: PatId, variant: &str) -> bool {
     matches!(&body.pat(pat).kind,
-        PatKind::TupleStruct { path, .. } if path.last().is_some_and(|l| l == "Err"))
+        PatKind::TupleStruct { path, .. } if path.last().is_some_and(|l| l == variant))
 }

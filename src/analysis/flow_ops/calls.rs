@@ -296,6 +296,8 @@ impl Flow<'_, '_> {
             && matches!(last, "from" | "new" | "pin" | "String"))
             // A JSON value wrapping a map or list built in a local holds what was put in it.
             || (n >= 2 && r[n - 2] == "Value" && matches!(last, "Object" | "Array"))
+            // `std::convert::identity(x)` is `x`.
+            || (n >= 2 && r[n - 2] == "convert" && last == "identity")
             || (r.first() == Some(&"serde_json")
                 && matches!(
                     last,

@@ -75,6 +75,8 @@ pub struct Flow<'p, 'a> {
     /// `else` of `let Ok(v) = call() else { here }`): what is built here answers their
     /// failure, whether or not it uses the error value.
     pub err_context: Vec<ExprId>,
+    /// The values `break`s give each loop or labelled block, until it is done.
+    pub break_vals: HashMap<ExprId, Val>,
     pub(super) next_group: u32,
     pub checks: Checks,
     pub sinks: Vec<u8>,
@@ -142,6 +144,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             open: Vec::new(),
             ctor_fields: HashMap::new(),
             err_context: Vec::new(),
+            break_vals: HashMap::new(),
             closure_vals: HashMap::new(),
             next_group: 0,
             checks: Checks::default(),
@@ -366,7 +369,13 @@ impl<'p, 'a> Flow<'p, 'a> {
                 self.assign(*place, *value);
                 Val::default()
             }
-            ExprKind::Block { stmts, tail, .. } => self.block(stmts, *tail),
+            ExprKind::Block { stmts, tail, .. } => {
+                let mut v = self.block(stmts, *tail);
+                if let Some(broken) = self.break_vals.remove(&id) {
+                    v.join(&broken);
+                }
+                v
+            }
             ExprKind::If { cond, then, els } => self.if_expr(*cond, *then, *els),
             ExprKind::Let { pat, expr } => {
                 let v = self.eval(*expr);
@@ -376,7 +385,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             ExprKind::Match { scrutinee, arms } => self.match_expr(*scrutinee, arms),
             ExprKind::Loop { body: b } => {
                 self.eval(*b);
-                Val::default()
+                self.break_vals.remove(&id).unwrap_or_default()
             }
             ExprKind::While { cond, body: b } => {
                 self.eval(*cond);
@@ -423,7 +432,10 @@ impl<'p, 'a> Flow<'p, 'a> {
             }
             ExprKind::Break(v) => {
                 if let Some(v) = v {
-                    self.eval(*v);
+                    let val = self.eval(*v);
+                    if let Some(target) = body.break_target(id) {
+                        self.break_vals.entry(target).or_default().join(&val);
+                    }
                 }
                 Val::default()
             }

@@ -357,6 +357,9 @@ pub struct Body {
     pub locals: Vec<LocalDef>,
     pub closures: Vec<ClosureDef>,
     pub root: Option<ExprId>,
+    /// Each `break` with a value and the loop or labelled block it leaves (whose value it
+    /// gives), sorted by the `break`.
+    pub break_targets: Vec<(ExprId, ExprId)>,
 }
 
 impl Body {
@@ -366,6 +369,14 @@ impl Body {
 
     pub fn pat(&self, id: PatId) -> &Pat {
         &self.pats[id as usize]
+    }
+
+    /// The loop or labelled block a `break` with a value leaves.
+    pub fn break_target(&self, brk: ExprId) -> Option<ExprId> {
+        self.break_targets
+            .binary_search_by_key(&brk, |(b, _)| *b)
+            .ok()
+            .map(|i| self.break_targets[i].1)
     }
 
     pub fn local(&self, id: LocalId) -> &LocalDef {

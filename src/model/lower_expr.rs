@@ -44,6 +44,16 @@ pub struct BodyCx<'i, 's> {
     pub macros: Rc<MacroRules>,
     /// Expansions being lowered, innermost last (bounded by [`super::expand::MAX_NESTED`]).
     pub expanding: u32,
+    /// The loops and labelled blocks being lowered, innermost last, with the `break`s that
+    /// leave them with a value.
+    break_targets: Vec<BreakTarget>,
+}
+
+/// A loop or labelled block a `break` may leave.
+struct BreakTarget {
+    label: Option<Name>,
+    is_loop: bool,
+    breaks: Vec<ExprId>,
 }
 
 /// The value of an integer literal, negated or not, through parentheses and casts.
@@ -136,6 +146,7 @@ impl<'i, 's> BodyCx<'i, 's> {
             or_bindings: None,
             macros,
             expanding: 0,
+            break_targets: Vec::new(),
         }
     }
 
@@ -145,7 +156,32 @@ impl<'i, 's> BodyCx<'i, 's> {
         self.body.pats.shrink_to_fit();
         self.body.locals.shrink_to_fit();
         self.body.closures.shrink_to_fit();
+        self.body.break_targets.sort_unstable();
+        self.body.break_targets.shrink_to_fit();
         (self.body, self.incomplete, self.nested)
+    }
+
+    /// Lowers a loop or labelled block with `lower`, which returns the expression a `break`
+    /// inside it leaves (for `for`/`while`, whose value is `()`, their body: only so that the
+    /// `break`s in it do not count for an outer loop).
+    fn break_target(
+        &mut self,
+        label: Option<&syn::Label>,
+        is_loop: bool,
+        lower: impl FnOnce(&mut Self) -> ExprId,
+    ) -> ExprId {
+        self.break_targets.push(BreakTarget {
+            label: label.map(|l| l.name.ident.to_smolstr()),
+            is_loop,
+            breaks: Vec::new(),
+        });
+        let target = lower(self);
+        if let Some(t) = self.break_targets.pop() {
+            self.body
+                .break_targets
+                .extend(t.breaks.into_iter().map(|b| (b, target)));
+        }
+        target
     }
 
     pub fn push(&mut self, kind: ExprKind, span: Sp) -> ExprId {
@@ -228,10 +264,12 @@ impl<'i, 's> BodyCx<'i, 's> {
             or_bindings: None,
             macros: self.macros.clone(),
             expanding: self.expanding,
+            break_targets: std::mem::take(&mut self.break_targets),
         };
         let out = lower(&mut sub);
         self.body = sub.body;
         self.scope = sub.scope;
+        self.break_targets = sub.break_targets;
         self.incomplete = sub.incomplete;
         out
     }
@@ -282,6 +320,9 @@ impl<'i, 's> BodyCx<'i, 's> {
                 self.async_block(&a.block, start)
             }
             E::Binary(_) => self.binary_chain(e),
+            E::Block(b) if b.label.is_some() => self.break_target(b.label.as_ref(), false, |cx| {
+                cx.block_expr(&b.block, BlockKind::Plain, None)
+            }),
             E::Block(b) => self.block_expr(&b.block, BlockKind::Plain, None),
             E::Break(b) => {
                 let value = b.expr.as_ref().map(|v| self.expr(v));
@@ -289,7 +330,18 @@ impl<'i, 's> BodyCx<'i, 's> {
                 if let Some(v) = value {
                     span = span.to(self.span_of(v));
                 }
-                self.push(ExprKind::Break(value), span)
+                let id = self.push(ExprKind::Break(value), span);
+                if value.is_some() {
+                    let label = b.label.as_ref().map(|l| l.ident.to_smolstr());
+                    let target = self.break_targets.iter_mut().rev().find(|t| match &label {
+                        Some(l) => t.label.as_ref() == Some(l),
+                        None => t.is_loop,
+                    });
+                    if let Some(t) = target {
+                        t.breaks.push(id);
+                    }
+                }
+                id
             }
             E::Call(c) => {
                 let func = self.expr(&c.func);
@@ -325,7 +377,9 @@ impl<'i, 's> BodyCx<'i, 's> {
                 let iter = self.expr(&f.expr);
                 self.open();
                 let pat = self.pat(&f.pat);
-                let body = self.block_expr(&f.body, BlockKind::Plain, None);
+                let body = self.break_target(f.label.as_ref(), true, |cx| {
+                    cx.block_expr(&f.body, BlockKind::Plain, None)
+                });
                 self.close();
                 let span = sp_start(f.for_token.span).to(self.span_of(body));
                 self.push(ExprKind::For { pat, iter, body }, span)
@@ -353,11 +407,11 @@ impl<'i, 's> BodyCx<'i, 's> {
                 self.push(ExprKind::Let { pat, expr: value }, span)
             }
             E::Lit(l) => self.push(ExprKind::Lit(lit_of(&l.lit)), sp(l.lit.span())),
-            E::Loop(l) => {
-                let body = self.block_expr(&l.body, BlockKind::Plain, None);
-                let span = sp_start(l.loop_token.span).to(self.span_of(body));
-                self.push(ExprKind::Loop { body }, span)
-            }
+            E::Loop(l) => self.break_target(l.label.as_ref(), true, |cx| {
+                let body = cx.block_expr(&l.body, BlockKind::Plain, None);
+                let span = sp_start(l.loop_token.span).to(cx.span_of(body));
+                cx.push(ExprKind::Loop { body }, span)
+            }),
             E::Macro(m) => self.macro_call(&m.mac),
             E::Match(m) => {
                 let scrutinee = self.expr(&m.expr);
@@ -466,7 +520,9 @@ impl<'i, 's> BodyCx<'i, 's> {
             E::While(w) => {
                 self.open();
                 let cond = self.expr(&w.cond);
-                let body = self.block_expr(&w.body, BlockKind::Plain, None);
+                let body = self.break_target(w.label.as_ref(), true, |cx| {
+                    cx.block_expr(&w.body, BlockKind::Plain, None)
+                });
                 self.close();
                 let span = sp_start(w.while_token.span).to(self.span_of(body));
                 self.push(ExprKind::While { cond, body }, span)

@@ -430,3 +430,46 @@ fn analysis_incomplete_can_be_denied_or_allowed() {
     );
     assert_eq!((allowed.code, allowed.stdout.as_str()), (0, ""));
 }
+
+#[test]
+fn errors_forwarded_through_a_wide_lattice_of_helpers_are_followed_once() {
+    // Eight levels of ten helpers; each returns the result of every helper of the next level
+    // (`return next_k(n)`): the paths through the lattice number 10^8, the helpers 80. The
+    // contract follows each helper's exits once.
+    const LEVELS: usize = 8;
+    const WIDE: usize = 10;
+    let mut src = String::from(
+        "use rmcp::{tool, tool_router};\npub struct T;\n#[tool_router]\nimpl T {\n    \
+         #[tool(description = \"x\")]\n    async fn run(&self) -> Result<String, String> {\n        \
+         l0_0(1)\n    }\n}\n",
+    );
+    for level in 0..LEVELS {
+        for k in 0..WIDE {
+            src.push_str(&format!(
+                "fn l{level}_{k}(n: u32) -> Result<String, String> {{\n"
+            ));
+            if level + 1 < LEVELS {
+                for next in 0..WIDE {
+                    src.push_str(&format!(
+                        "    if n == {next} {{ return l{}_{next}(n + 1); }}\n",
+                        level + 1
+                    ));
+                }
+                src.push_str(&format!("    l{}_0(n)\n}}\n", level + 1));
+            } else {
+                src.push_str("    std::fs::read_to_string(\"x\").map_err(|e| e.to_string())\n}\n");
+            }
+        }
+    }
+    let dir = scratch_crate("forward_lattice", &rmcp(), &[("src/lib.rs", &src)]);
+    let run = bounded("forward lattice", &dir, &["contract", "."], &[]);
+    assert_eq!(run.code, 0, "{}", run.all());
+    // The one place an `Err` is made, reached by every path, is one path per helper that
+    // makes it, not one per route through the lattice.
+    let paths = count(&run.stdout, "is_error");
+    assert!(
+        (1..=WIDE).contains(&paths),
+        "{paths} isError paths: {:.3000}",
+        run.stdout
+    );
+}

@@ -4,26 +4,31 @@
 //! those calls puts each failure path where its `Err` is made, so that moving a tool's body
 //! into a helper does not move its paths.
 
+use foldhash::HashSet;
+
 use super::Analysis;
 use super::calls::CallKind;
 use super::facts::{Exit, ExitKind};
 use super::program::FnId;
 use crate::model::ir::{Body, ExprId, ExprKind};
 
-/// How many forwarding calls one path may go through; recursion ends here too.
+/// How many forwarding calls one path may go through.
 const MAX_DEPTH: usize = 8;
 
 /// The exits where the `Err`s of `exits` (exits of fn `f`) are made: each exit itself, or,
-/// for one that forwards a crate callee's result, that callee's exits, followed again.
+/// for one that forwards a crate callee's result, that callee's exits, followed again. Each
+/// fn's exits are followed once (a callee two exits forward to gives its paths once), so the
+/// work is linear in the fns and exits reached, whatever the call graph's shape.
 pub fn origin_exits<'a>(
     a: &'a Analysis<'_>,
     f: FnId,
     exits: impl IntoIterator<Item = &'a Exit>,
 ) -> Vec<(FnId, &'a Exit)> {
     let mut out = Vec::new();
-    let mut on_path = vec![f];
+    let mut expanded = HashSet::default();
+    expanded.insert(f);
     for exit in exits {
-        collect(a, f, exit, &mut on_path, &mut out);
+        collect(a, f, exit, 0, &mut expanded, &mut out);
     }
     out
 }
@@ -32,23 +37,22 @@ fn collect<'a>(
     a: &'a Analysis<'_>,
     f: FnId,
     exit: &'a Exit,
-    on_path: &mut Vec<FnId>,
+    depth: usize,
+    expanded: &mut HashSet<FnId>,
     out: &mut Vec<(FnId, &'a Exit)>,
 ) {
     let callees = forwarded_callees(a, f, exit);
-    if callees.is_empty()
-        || on_path.len() > MAX_DEPTH
-        || callees.iter().any(|c| on_path.contains(c))
-    {
+    if callees.is_empty() || depth >= MAX_DEPTH {
         out.push((f, exit));
         return;
     }
     for callee in callees {
-        on_path.push(callee);
-        for e in own_exits(a, callee) {
-            collect(a, callee, e, on_path, out);
+        if !expanded.insert(callee) {
+            continue;
         }
-        on_path.pop();
+        for e in own_exits(a, callee) {
+            collect(a, callee, e, depth + 1, expanded, out);
+        }
     }
 }
 

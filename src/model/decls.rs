@@ -88,15 +88,28 @@ pub fn collect(
     renames: &HashMap<String, String>,
 ) -> Vec<ModuleDecls> {
     let mut out = Vec::new();
-    collect_into(&mut module.to_vec(), items, renames, &mut out);
+    collect_into(
+        &mut module.to_vec(),
+        items,
+        renames,
+        &mut out,
+        MAX_INLINE_DEPTH,
+    );
     out
 }
+
+/// How deep inline modules are recorded. Each records its whole path, so a file of
+/// thousands of nested modules would cost their square; real crates nest a few. The bodies
+/// of deeper modules are still lowered and linted: only their `use` items and names are not
+/// joined into the crate's module tree.
+const MAX_INLINE_DEPTH: usize = 32;
 
 fn collect_into(
     module: &mut Vec<Name>,
     items: &[syn::Item],
     renames: &HashMap<String, String>,
     out: &mut Vec<ModuleDecls>,
+    depth_left: usize,
 ) {
     if crate::budget::helper_too_deep() {
         return;
@@ -131,10 +144,12 @@ fn collect_into(
         }
     }
     out.push(decls);
+    if depth_left == 0 {
+        return;
+    }
     for (name, inner) in inline {
-        // One path, pushed and popped: a copy per level would be quadratic in the nesting.
         module.push(name);
-        collect_into(module, inner, renames, out);
+        collect_into(module, inner, renames, out, depth_left - 1);
         module.pop();
     }
 }

@@ -57,9 +57,24 @@ pub struct SuccessFailure {
     /// The success constructor's method name, for the `success` → `error` rename.
     pub ctor_name: Option<Sp>,
     pub why: Origin,
-    /// The crate fn that builds the success result from its argument, if not an SDK
-    /// constructor.
-    pub helper: Option<u32>,
+    /// On some path into the result the value carries no failure (see
+    /// [`Fact::MayBeData`]): making the result an error would also fail that path.
+    pub maybe: bool,
+    /// The site is a fn that wraps every value its callers give it into a success.
+    pub shared_sink: bool,
+}
+
+/// Parameter `param` of a fn is put into a success result at `at`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SuccessSink {
+    pub param: u16,
+    pub at: Site,
+    /// The fn puts a failure of its own into the same result (`fn fail(msg) ->
+    /// CallToolResult { wrap(Report::failed(msg)) }`): what a caller passes in is part of
+    /// that failure, already reported, not a second one.
+    pub with_own_failure: bool,
+    /// Only while `bool` parameter `.0` is `.1` (a fn that picks its constructor by a flag).
+    pub when: Option<(u16, bool)>,
 }
 
 /// An integer that becomes a JSON-RPC error code.
@@ -285,4 +300,8 @@ pub struct Summary {
     pub sinks: Vec<u8>,
     /// Parameters that reach an index or slice bound, and where.
     pub index: Vec<(u16, Site)>,
+    /// Parameters put into a success result, and where (in this fn or a callee): a fn that
+    /// wraps whatever it is given into a success is one site, however many callers hand it
+    /// a failure.
+    pub success_sinks: Vec<SuccessSink>,
 }

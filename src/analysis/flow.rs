@@ -48,6 +48,9 @@ pub struct Flow<'p, 'a> {
     pub imports: &'a Imports,
     pub locals: Vec<Val>,
     read: Vec<bool>,
+    /// Locals that hold a value on the path walked so far: an assignment to one of them is
+    /// an alternative to what it held (see [`Val::join_alternative`]).
+    assigned: Vec<bool>,
     pub grew_after_read: bool,
     pub owner: Option<ClosureId>,
     pub facts: FnFacts,
@@ -81,6 +84,11 @@ pub struct Flow<'p, 'a> {
     pub checks: Checks,
     pub sinks: Vec<u8>,
     pub index: Vec<(u16, Site)>,
+    /// Parameters put into a success result, and where (see [`Summary::success_sinks`]).
+    pub success_sinks: Vec<SuccessSink>,
+    /// The `bool` parameters the branches being walked are decided by, and their value
+    /// there (`if is_error { .. } else { .. }`).
+    pub(super) param_conds: Vec<(u16, bool)>,
     /// The fn's own returned value (not its closures').
     pub ret: Val,
     /// Locals bound from a string search, found on the first slicing site.
@@ -128,6 +136,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             imports: &env.program.file_ir(func).imports,
             locals: vec![Val::default(); def.body.locals.len()],
             read: vec![false; def.body.locals.len()],
+            assigned: vec![false; def.body.locals.len()],
             grew_after_read: false,
             owner: None,
             facts: FnFacts {
@@ -150,6 +159,8 @@ impl<'p, 'a> Flow<'p, 'a> {
             checks: Checks::default(),
             sinks: vec![0; def.params.len()],
             index: Vec::new(),
+            success_sinks: Vec::new(),
+            param_conds: Vec::new(),
             ret: Val::default(),
             found: None,
         }
@@ -264,12 +275,24 @@ impl<'p, 'a> Flow<'p, 'a> {
     }
 
     pub fn add_to_local(&mut self, l: LocalId, v: &Val) {
+        self.assigned[l as usize] = true;
         let slot = &mut self.locals[l as usize];
         let before = slot.0.len();
         slot.join(v);
         if slot.0.len() != before && self.read[l as usize] {
             self.grew_after_read = true;
         }
+    }
+
+    /// `l = v`: the local now holds `v` instead of what it held, which stays a possibility
+    /// on other paths (locals are not flow-sensitive).
+    pub fn replace_local(&mut self, l: LocalId, v: &Val, at: ExprId) {
+        if !self.assigned[l as usize] {
+            return self.add_to_local(l, v);
+        }
+        let mut merged = self.locals[l as usize].clone();
+        merged.join_alternative(v, self.site(at));
+        self.add_to_local(l, &merged);
     }
 
     /// Fills in where the call sites recorded at `id` sit.
@@ -310,6 +333,7 @@ impl<'p, 'a> Flow<'p, 'a> {
                 }
             }
             ExprKind::Lit(Lit::Int(v)) => Val::one(Fact::Int(*v), self.site(id)),
+            ExprKind::Lit(Lit::Bool(b)) => Val::one(Fact::Bool(*b), self.site(id)),
             ExprKind::Lit(_) | ExprKind::SelfValue | ExprKind::Continue | ExprKind::Opaque => {
                 Val::default()
             }
@@ -338,8 +362,17 @@ impl<'p, 'a> Flow<'p, 'a> {
             | ExprKind::Deref(e)
             | ExprKind::Cast { expr: e, .. } => self.eval(*e),
             ExprKind::Not(e) => {
-                self.eval(*e);
-                Val::default()
+                let v = self.eval(*e);
+                Val(v
+                    .iter()
+                    .filter_map(|o| match o.fact {
+                        Fact::Bool(b) => Some(Origin {
+                            fact: Fact::Bool(!b),
+                            ..*o
+                        }),
+                        _ => None,
+                    })
+                    .collect())
             }
             ExprKind::Neg(e) => {
                 let v = self.eval(*e);
@@ -365,8 +398,12 @@ impl<'p, 'a> Flow<'p, 'a> {
                     Val::default()
                 }
             }
-            ExprKind::Assign { place, value, .. } => {
-                self.assign(*place, *value);
+            ExprKind::Assign {
+                place,
+                value,
+                compound,
+            } => {
+                self.assign(*place, *value, *compound);
                 Val::default()
             }
             ExprKind::Block { stmts, tail, .. } => {

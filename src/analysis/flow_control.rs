@@ -42,9 +42,13 @@ impl Flow<'_, '_> {
         // `if name == "read" { .. } else if .. else { .. }`: each `then` runs a tool, the last
         // `else` answers a name no tool has, as the arms of a `match` on the name do.
         let name_test = self.is_name_test(cond);
+        let flag = self.param_flag(cond);
         let mut v = self.in_branch(group, then_diverges, gates, |f| {
             f.tool_arm += u32::from(name_test);
+            f.param_conds.extend(flag);
             let v = f.eval(then);
+            f.param_conds
+                .truncate(f.param_conds.len() - usize::from(flag.is_some()));
             f.tool_arm -= u32::from(name_test);
             v
         });
@@ -57,7 +61,10 @@ impl Flow<'_, '_> {
             let ev = self.in_branch(group, d, negated, |f| {
                 f.name_fallback += u32::from(lookup || last_else);
                 f.fallback += u32::from(last_else);
+                f.param_conds.extend(flag.map(|(k, b)| (k, !b)));
                 let v = f.eval(e);
+                f.param_conds
+                    .truncate(f.param_conds.len() - usize::from(flag.is_some()));
                 f.name_fallback -= u32::from(lookup || last_else);
                 f.fallback -= u32::from(last_else);
                 if lookup || last_else {
@@ -65,9 +72,29 @@ impl Flow<'_, '_> {
                 }
                 v
             });
-            v.join(&ev);
+            if then_diverges || d {
+                v.join(&ev);
+            } else {
+                v.join_alternative(&ev, self.site(then));
+            }
         }
         v
+    }
+
+    /// `if flag` / `if !flag` on a `bool` parameter: the parameter, and its value in the
+    /// `then` branch.
+    fn param_flag(&self, cond: ExprId) -> Option<(u16, bool)> {
+        let (inner, value) = match self.body.expr(cond).kind {
+            ExprKind::Not(e) => (e, false),
+            _ => (cond, true),
+        };
+        let ExprKind::Local(l) = self.body.expr(self.body.peel(inner)).kind else {
+            return None;
+        };
+        let k = self.def.params.iter().position(|p| {
+            matches!(self.body.pat(p.pat).kind, PatKind::Bind { local, sub: None } if local == l)
+        })?;
+        Some((u16::try_from(k).ok()?, value))
     }
 
     /// A test of the requested tool's name against a tool's name (not a JSON-RPC method).
@@ -152,6 +179,7 @@ impl Flow<'_, '_> {
         let on_name = super::text::mentions_name(self.body, scrutinee);
         let mut out = Val::default();
         let mut ok_seen = false;
+        let mut valued_arms = 0;
         for arm in arms {
             let diverges = super::text::diverges(self.body, arm.body);
             // `None` of a lookup by name is the name no tool has.
@@ -199,7 +227,13 @@ impl Flow<'_, '_> {
                 }
                 v
             });
-            out.join(&v);
+            // The arms that give the `match` its value are alternatives to each other.
+            if diverges || valued_arms == 0 {
+                out.join(&v);
+            } else {
+                out.join_alternative(&v, self.site(arm.body));
+            }
+            valued_arms += usize::from(!diverges);
             ok_seen |= is_variant_pattern(self.body, arm.pat, "Ok");
         }
         out

@@ -28,6 +28,8 @@ pub struct TypeTable<'a> {
     fields: HashMap<(&'a str, &'a str), &'a Ty>,
     /// `(enum, variant)` → the types of the variant's tuple fields.
     variants: HashMap<(&'a str, &'a str), &'a [Ty]>,
+    /// The crate's enums, by name.
+    enums: HashSet<&'a str>,
     /// (type name, method) → fns, inherent and trait impls alike.
     methods: HashMap<(&'a str, &'a str), Vec<FnId>>,
     /// (trait name, method) → the trait's provided method.
@@ -68,6 +70,7 @@ impl<'a> TypeTable<'a> {
             structs: HashMap::new(),
             fields: HashMap::new(),
             variants: HashMap::new(),
+            enums: HashSet::new(),
             methods: HashMap::new(),
             defaults: HashMap::new(),
             implementors: HashMap::new(),
@@ -93,6 +96,7 @@ impl<'a> TypeTable<'a> {
                 }
             }
             for (name, variants) in &file.enums {
+                t.enums.insert(name);
                 for (variant, fields) in variants {
                     t.variants.entry((name, variant)).or_insert(fields);
                 }
@@ -176,6 +180,10 @@ impl<'a> TypeTable<'a> {
 
     pub fn is_struct(&self, name: &str) -> bool {
         self.structs.contains_key(name)
+    }
+
+    pub fn is_enum(&self, name: &str) -> bool {
+        self.enums.contains(name)
     }
 
     pub fn is_trait(&self, name: &str) -> bool {

@@ -76,6 +76,8 @@ pub enum Fact {
     Returned,
     /// An integer constant.
     Int(i64),
+    /// A `bool` constant.
+    Bool(bool),
     /// A `tracing_subscriber` fmt subscriber or layer that writes to stdout; `installs` when
     /// it sets itself up (`fmt::init()`), `writer`: the `.with_writer(stdout)` or
     /// `.with_test_writer()` call when one is explicit.
@@ -87,6 +89,11 @@ pub enum Fact {
     Stdout,
     /// The `Debug` form of an error value, a backtrace, a panic payload or SQL text.
     Internals(Internals),
+    /// On some path this value carries no failure: it was merged (branches of an `if` or a
+    /// `match`, `unwrap_or_else`, a reassigned local) from a failure and from something
+    /// else. Its failures only *may* be there: a fix that turns the whole value into an
+    /// error would also turn the other path's content into one.
+    MayBeData,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -163,6 +170,32 @@ impl Val {
         self
     }
 
+    /// The value of one of two alternatives: either `self` or `other` (branches of an `if`,
+    /// a `match`, a `Result` and its fallback, a local before and after an assignment).
+    /// Where only one of them carries a failure on its success side, the failure only may
+    /// be in the merged value, which says so.
+    pub fn join_alternative(&mut self, other: &Val, at: Site) {
+        for part in [Part::Plain, Part::Ok] {
+            let fails = |v: &Val| v.any(|o| o.part == part && o.fact.is_failure());
+            if fails(self) != fails(other) {
+                self.push(Origin {
+                    fact: Fact::MayBeData,
+                    part,
+                    site: at,
+                    via: None,
+                    wrap: None,
+                    local: None,
+                });
+            }
+        }
+        self.join(other);
+    }
+
+    /// Whether the failures on the success side only may be there (see [`Fact::MayBeData`]).
+    pub fn failure_is_maybe(&self) -> bool {
+        self.any(|o| o.fact == Fact::MayBeData && matches!(o.part, Part::Plain | Part::Ok))
+    }
+
     /// Origins of one part, as plain values.
     pub fn part(&self, part: Part) -> Val {
         Val(self
@@ -215,7 +248,8 @@ impl Val {
         Val(self
             .0
             .iter()
-            .filter(|o| o.part == Part::Plain)
+            // Whether a failure only may be there is said of success values.
+            .filter(|o| o.part == Part::Plain && !(part == Part::Err && o.fact == Fact::MayBeData))
             .map(|o| Origin { part, ..*o })
             .collect())
     }
@@ -244,7 +278,11 @@ impl Val {
                 o.fact.is_failure()
                     || matches!(
                         o.fact,
-                        Fact::Internals(_) | Fact::Param(_) | Fact::Int(_) | Fact::Returned
+                        Fact::Internals(_)
+                            | Fact::Param(_)
+                            | Fact::Int(_)
+                            | Fact::Returned
+                            | Fact::MayBeData
                     )
             })
             .copied()

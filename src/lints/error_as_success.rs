@@ -28,6 +28,10 @@ pub(crate) struct SuccessSite {
     pub why: Origin,
     /// The success constructor's name in fn `func`, for the `success` → `error` rename.
     pub ctor_name: Option<Span>,
+    /// The failure reaches the result on some paths only: the rename would fail the others.
+    pub maybe: bool,
+    /// A fn that wraps whatever its callers give it (failed or not) into a success.
+    pub shared_sink: bool,
 }
 
 impl Lint for ErrorAsSuccess {
@@ -76,6 +80,8 @@ pub(crate) fn success_sites(cx: &Cx<'_>, f: FnId) -> Vec<(NodeId, SuccessSite)> 
                 func: sf.at.func,
                 why: sf.why,
                 ctor_name: sf.ctor_name.map(|s| cx.span(f, s)),
+                maybe: sf.maybe,
+                shared_sink: sf.shared_sink,
             };
             (cx.node(f, sf.owner), site)
         })
@@ -105,6 +111,8 @@ pub(crate) fn returned_failures(cx: &Cx<'_>, h: NodeId, f: FnId) -> Vec<SuccessS
                 },
                 why: *o,
                 ctor_name: None,
+                maybe: ret.failure_is_maybe(),
+                shared_sink: false,
             });
         }
     }
@@ -181,10 +189,16 @@ pub(crate) fn why_text(cx: &Cx<'_>, why: &Origin) -> String {
 
 fn finding(cx: &Cx<'_>, site: &SuccessSite, reach: &Reach) -> Finding {
     let handler = cx.handler_phrase(reach.handler);
-    let label = format!(
-        "{} is sent with `isError: false`: the model takes it for a result",
-        why_text(cx, &site.why)
-    );
+    let label = if site.shared_sink {
+        "whatever its callers give it is sent with `isError: false`, failure reports too: \
+         the model takes them for results"
+            .to_string()
+    } else {
+        format!(
+            "{} is sent with `isError: false`: the model takes it for a result",
+            why_text(cx, &site.why)
+        )
+    };
     let handler_fn = cx.a.program.node(reach.handler).func;
     let subject = if site.func == handler_fn {
         handler.clone()
@@ -205,11 +219,22 @@ fn finding(cx: &Cx<'_>, site: &SuccessSite, reach: &Reach) -> Finding {
     }
     finding = finding.note("clients and models key on `isError` to tell a failed call from data");
     let Some(sdk) = cx.sdk else { return finding };
+    if site.shared_sink {
+        return finding
+            .help("tell the outcomes apart here: answer a failed one with an `isError` result");
+    }
     let rename = site.ctor_name.and_then(|ident| {
         let method = cx.snippet(ident);
         sdk.error_variant_of(method).map(|m| (ident, m))
     });
     if let Some((ident, replacement)) = rename {
+        if site.maybe {
+            // Renaming the constructor would also mark the paths that succeed as errors.
+            return finding.help(format!(
+                "the result carries this failure on some paths only: answer those with \
+                 `CallToolResult::{replacement}(..)` and keep the others a success"
+            ));
+        }
         return finding.fix(
             format!("mark the result as an error: `CallToolResult::{replacement}(..)`"),
             vec![Edit {

@@ -24,7 +24,10 @@ impl Flow<'_, '_> {
                             f.err_context.truncate(depth);
                         });
                     }
-                    self.bind(*pat, &v, init.unwrap_or(0));
+                    // `let x;` holds nothing yet: its first assignment is not an alternative.
+                    if init.is_some() {
+                        self.bind(*pat, &v, init.unwrap_or(0));
+                    }
                 }
                 Stmt::Expr { expr, .. } => {
                     self.eval(*expr);
@@ -98,7 +101,7 @@ impl Flow<'_, '_> {
         }
     }
 
-    pub(super) fn assign(&mut self, place: ExprId, value: ExprId) {
+    pub(super) fn assign(&mut self, place: ExprId, value: ExprId, compound: bool) {
         let body = self.body;
         // `result.is_error = Some(true)`: the result is an error result now.
         if let ExprKind::Field { base, member } = &body.expr(place).kind
@@ -117,6 +120,9 @@ impl Flow<'_, '_> {
             return;
         }
         let v = self.eval(value);
+        if !compound && let ExprKind::Local(l) = body.expr(body.peel(place)).kind {
+            return self.replace_local(l, &v, place);
+        }
         let mut target = place;
         loop {
             match &body.expr(target).kind {

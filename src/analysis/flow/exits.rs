@@ -81,6 +81,7 @@ impl Flow<'_, '_> {
             ret,
             sinks,
             index: self.index.clone(),
+            success_sinks: self.success_sinks.clone(),
         }
     }
 }

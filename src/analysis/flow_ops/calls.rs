@@ -427,7 +427,37 @@ impl Flow<'_, '_> {
             for (k, &bits) in summary.sinks.iter().enumerate() {
                 let Some(a) = args.get(k) else { continue };
                 if bits & SINK_SUCCESS != 0 {
-                    self.success_with(a, id, None, Some(t));
+                    let of_k = summary
+                        .success_sinks
+                        .iter()
+                        .filter(|s| s.param as usize == k);
+                    let sinks: Vec<SuccessSink> = of_k
+                        .clone()
+                        .filter(|s| !flag_rules_out(s.when, args))
+                        .copied()
+                        .collect();
+                    if sinks.is_empty() && of_k.count() > 0 {
+                        // Every sink of this parameter runs under a flag the caller clears.
+                        continue;
+                    }
+                    // A flag the caller passes on from its own parameter decides its sink.
+                    let flag = passed_flag(&sinks, args);
+                    self.param_conds.extend(flag);
+                    if sinks.is_empty() {
+                        // Where is not known (too many sinks): at the failure.
+                        self.success_with(a, id, None, None);
+                    } else if sinks.iter().all(|s| s.with_own_failure) {
+                        // Part of the callee's own failure; a parameter still forwards.
+                        self.forward_success_sinks(a, &sinks);
+                    } else if self.inspectable_param(t, k) {
+                        for s in sinks {
+                            self.success_with(a, id, None, Some(s.at));
+                        }
+                    } else {
+                        self.success_with(a, id, None, None);
+                    }
+                    self.param_conds
+                        .truncate(self.param_conds.len() - usize::from(flag.is_some()));
                 }
                 if bits & SINK_CODE != 0 {
                     self.code_use(a, Some(t));
@@ -456,4 +486,47 @@ impl Flow<'_, '_> {
         }
         out
     }
+
+    /// Whether parameter `k` of crate fn `t` has a type of the crate's own (a response
+    /// struct, an outcome enum): a fn given such a value can tell a failed one from a good
+    /// one, so where it wraps every value into a success is the place to change. Text or
+    /// JSON says nothing the fn could check; the failure is its caller's.
+    fn inspectable_param(&self, t: FnId, k: usize) -> bool {
+        let Some(param) = self.env.program.def(t).params.get(k) else {
+            return false;
+        };
+        crate::analysis::types::type_name(&param.ty).is_some_and(|name| {
+            let types = self.env.types;
+            types.is_struct(name) || types.is_enum(name)
+        })
+    }
+}
+
+/// Whether the arguments rule out a sink that runs only while a `bool` parameter has a
+/// value: the caller passes the other constant.
+fn flag_rules_out(when: Option<(u16, bool)>, args: &[Val]) -> bool {
+    let Some((param, value)) = when else {
+        return false;
+    };
+    let Some(arg) = args.get(param as usize) else {
+        return false;
+    };
+    !arg.is_empty() && arg.iter().all(|o| o.fact == Fact::Bool(!value))
+}
+
+/// The caller's own `bool` parameter that decides all of `sinks`, when the flag they run
+/// under is passed straight from it (`finish(text, is_error)` inside `fn reply(text,
+/// is_error)`), with the value it must have.
+fn passed_flag(sinks: &[SuccessSink], args: &[Val]) -> Option<(u16, bool)> {
+    let (param, value) = sinks.first()?.when?;
+    if sinks.iter().any(|s| s.when != Some((param, value))) {
+        return None;
+    }
+    let arg = args.get(param as usize)?;
+    let mut params = arg.iter().map(|o| match o.fact {
+        Fact::Param(k) => Some(k),
+        _ => None,
+    });
+    let first = params.next()??;
+    params.all(|k| k == Some(first)).then_some((first, value))
 }

@@ -184,19 +184,27 @@ impl Flow<'_, '_> {
                 {
                     ok_side = self.callable(id, f, &[rv.success()]);
                 }
+                let at = self.site(id);
                 if method == "or_else" {
-                    return ok().joined(&fallback);
+                    let mut out = ok();
+                    out.join_alternative(&fallback, at);
+                    return out;
                 }
-                ok_side.joined(&fallback)
+                ok_side.join_alternative(&fallback, at);
+                ok_side
             }
             "unwrap_or" | "map_or" => {
                 let d = arg0.map(|a| self.eval(a)).unwrap_or_default();
-                let mut out = rv.success().joined(&d);
+                let at = self.site(id);
                 if method == "map_or"
                     && let Some(&f) = args.get(1)
                 {
-                    out = d.joined(&self.callable(id, f, &[rv.success()]));
+                    let mut out = d;
+                    out.join_alternative(&self.callable(id, f, &[rv.success()]), at);
+                    return out;
                 }
+                let mut out = rv.success();
+                out.join_alternative(&d, at);
                 out
             }
             "unwrap" | "expect" | "unwrap_unchecked" => {

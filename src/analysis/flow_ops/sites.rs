@@ -15,15 +15,26 @@ impl Flow<'_, '_> {
     }
 
     /// Value `v` goes into a success result built at call `id` (`ctor`: the constructor's
-    /// name, for the rename fix; `helper`: a crate fn that builds it).
+    /// name, for the rename fix), or, when `id` calls a crate fn that wraps its argument into
+    /// a success, at that fn's `sink`.
     pub(super) fn success_with(
         &mut self,
         v: &Val,
         id: ExprId,
         ctor: Option<Sp>,
-        helper: Option<FnId>,
+        sink: Option<crate::analysis::program::Site>,
     ) {
-        self.sink_params(v, SINK_SUCCESS);
+        let here = sink.unwrap_or_else(|| self.site(id));
+        let with_own_failure = v.any(|o| o.part != Part::Err && o.fact.is_failure());
+        self.forward_success_sinks(
+            v,
+            &[SuccessSink {
+                param: 0,
+                at: here,
+                with_own_failure,
+                when: self.param_conds.last().copied(),
+            }],
+        );
         // Each place that put a failure in: two branches that each answer with failure text
         // are two sites to change. Most telling first (text built from a named error, then
         // error values), one per place.
@@ -35,10 +46,12 @@ impl Flow<'_, '_> {
         let mut seen: Vec<(FnId, Sp)> = Vec::new();
         let mut seen_errors: Vec<(FnId, LocalId)> = Vec::new();
         for o in failures {
-            let at = match o.via {
-                Some(call) => call,
-                None if o.site.func == self.func => o.site,
-                None => self.site(id),
+            // A shared sink is the one place to change: its callers only hand it values.
+            let at = match (sink, o.via) {
+                (Some(sink), _) => sink,
+                (None, Some(call)) => call,
+                (None, None) if o.site.func == self.func => o.site,
+                (None, None) => self.site(id),
             };
             // Text inside a JSON error object, or text and object made from the same `Err(e)`,
             // are one failure, not two.
@@ -58,8 +71,27 @@ impl Flow<'_, '_> {
                 at,
                 ctor_name: ctor,
                 why: *o,
-                helper,
+                // What a shared sink is given differs from caller to caller.
+                maybe: sink.is_some() || v.failure_is_maybe(),
+                shared_sink: sink.is_some(),
             });
+        }
+    }
+
+    /// This fn's parameters in `v` reach the success results `sinks` (their `param` is
+    /// ignored, their flag is this fn's while it walks a branch one decides): they are this
+    /// fn's success sinks.
+    pub(super) fn forward_success_sinks(&mut self, v: &Val, sinks: &[SuccessSink]) {
+        self.sink_params(v, SINK_SUCCESS);
+        let when = self.param_conds.last().copied();
+        for o in v.iter() {
+            let Fact::Param(param) = o.fact else { continue };
+            for s in sinks {
+                let sink = SuccessSink { param, when, ..*s };
+                if self.success_sinks.len() < 16 && !self.success_sinks.contains(&sink) {
+                    self.success_sinks.push(sink);
+                }
+            }
         }
     }
 

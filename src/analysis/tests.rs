@@ -387,3 +387,24 @@ fn a_linked_members_fns_are_analysed_only_when_the_crate_reaches_them() {
     assert_eq!(exits("used"), 1, "a member fn the crate calls is analysed");
     assert_eq!(exits("unused"), 0, "a member fn nothing reaches is not");
 }
+
+#[test]
+fn every_branch_that_answers_with_failure_text_is_kept_well_past_two_dozen() {
+    // Forty arms, each answering with failure text of its own: each is a site to change,
+    // none is dropped because the value has many origins.
+    let arms: String = (0..40)
+        .map(|i| format!("        {i} => format!(\"Error: step {i} failed: {{e}}\"),\n"))
+        .collect();
+    let src = format!(
+        "use rmcp::model::{{CallToolResult, Content}};\n\
+         fn answer(n: u32, e: std::io::Error) -> CallToolResult {{\n\
+         let text = match n {{\n{arms}        _ => String::new(),\n    }};\n\
+         CallToolResult::success(vec![Content::text(text)])\n}}\n"
+    );
+    let (dump, _) = dump(&src, rmcp());
+    let sites = block(&dump, "answer")
+        .lines()
+        .filter(|l| l.trim_start().starts_with("success-with-failure"))
+        .count();
+    assert_eq!(sites, 40, "{dump}");
+}

@@ -9,7 +9,7 @@ use crate::model::ir::{ExprId, LocalId};
 use crate::sdk::ErrorCtor;
 
 /// At most this many origins are tracked per value; the rest are dropped.
-pub const MAX_ORIGINS: usize = 24;
+pub const MAX_ORIGINS: usize = 64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Part {
@@ -267,6 +267,16 @@ impl Val {
 
     pub fn retain(&mut self, f: impl Fn(&Origin) -> bool) {
         self.0.retain(f);
+    }
+
+    /// What a piece appended to a text buffer (`push_str`, `write!`) contributes: a line
+    /// that reads like a failure among the buffer's other content is content (a notebook's
+    /// `Error:` output, a log excerpt); failure text stays such only when it comes from an
+    /// error value.
+    pub fn appended_text(&self) -> Val {
+        let mut v = self.text();
+        v.retain(|o| o.fact != Fact::FailText);
+        v
     }
 
     /// Only the origins that say something about text (failure, error values, internals).

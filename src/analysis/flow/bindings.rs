@@ -59,8 +59,19 @@ impl Flow<'_, '_> {
                         let mut e = v.part(Part::Err);
                         // The value bound is an error; where it was made is known when the
                         // matched value carries its origin (a task's `Ok(Err(e))`).
+                        let marker = self.err_marker(at, elems.first().copied());
+                        // Failure text on the error side (a callee's `Err`, or one made here) is
+                        // a value from here on: where it goes (a success, an error result) is
+                        // this binding's doing.
+                        for o in &mut e.0 {
+                            if o.fact.is_failure() {
+                                o.site = marker.site;
+                                o.via = None;
+                                o.local = marker.local;
+                            }
+                        }
                         if !e.any(|o| matches!(o.fact, Fact::Protocol(_))) {
-                            e.push(self.err_marker(at, elems.first().copied()));
+                            e.push(marker);
                         }
                         e
                     }

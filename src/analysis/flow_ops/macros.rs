@@ -57,7 +57,7 @@ impl Flow<'_, '_> {
                     self.sent(id, m.format.as_ref());
                     self.stdout_site(self.site(id), span, StdoutKind::Write { bare });
                 } else if let ExprKind::Local(l) = body.expr(body.peel(dest)).kind {
-                    self.add_to_local(l, &text_val);
+                    self.add_to_local(l, &text_val.appended_text());
                 }
                 Val::default()
             }

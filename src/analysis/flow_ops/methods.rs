@@ -249,7 +249,7 @@ impl Flow<'_, '_> {
                 let vals = self.eval_all(args);
                 if let ExprKind::Local(l) = body.expr(body.peel(receiver)).kind {
                     for v in &vals {
-                        self.add_to_local(l, &v.text());
+                        self.add_to_local(l, &v.appended_text());
                     }
                 }
                 Val::default()

@@ -45,11 +45,19 @@ impl Flow<'_, '_> {
         failures.sort_by_key(|o| failure_rank(o));
         let mut seen: Vec<(FnId, Sp)> = Vec::new();
         let mut seen_errors: Vec<(FnId, LocalId)> = Vec::new();
+        let bound_at: Vec<crate::analysis::program::Site> = failures
+            .iter()
+            .filter(|o| o.fact == Fact::ErrValue && o.via.is_none())
+            .map(|o| o.site)
+            .collect();
         for o in failures {
             // A shared sink is the one place to change: its callers only hand it values.
             let at = match (sink, o.via) {
                 (Some(sink), _) => sink,
                 (None, Some(call)) => call,
+                // An error value as it was bound (`Err(e) => success(e)`), and what it
+                // carried, enter the success here; text made from it enters where it is made.
+                (None, None) if bound_at.contains(&o.site) => self.site(id),
                 (None, None) if o.site.func == self.func => o.site,
                 (None, None) => self.site(id),
             };

@@ -86,6 +86,8 @@ pub struct Flow<'p, 'a> {
     pub index: Vec<(u16, Site)>,
     /// Parameters put into a success result, and where (see [`Summary::success_sinks`]).
     pub success_sinks: Vec<SuccessSink>,
+    /// The values of each range's bounds, for the slicing that uses the range.
+    pub(super) range_bounds: HashMap<ExprId, Vec<Val>>,
     /// The `bool` parameters the branches being walked are decided by, and their value
     /// there (`if is_error { .. } else { .. }`).
     pub(super) param_conds: Vec<(u16, bool)>,
@@ -161,6 +163,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             index: Vec::new(),
             success_sinks: Vec::new(),
             param_conds: Vec::new(),
+            range_bounds: HashMap::new(),
             ret: Val::default(),
             found: None,
         }
@@ -393,7 +396,29 @@ impl<'p, 'a> Flow<'p, 'a> {
                 let l = self.eval(*lhs);
                 let r = self.eval(*rhs);
                 if *op == BinOp::Add {
-                    l.joined(&r).text()
+                    match boundary_sum(&l, &r, self.func) {
+                        Some(sum) => Val::one(sum, self.site(id)),
+                        None => {
+                            // Not a boundary: a number this analysis does not follow.
+                            let numeric = |v: &Val| {
+                                v.is_empty()
+                                    || v.any(|o| {
+                                        matches!(
+                                            o.fact,
+                                            Fact::Boundary { .. } | Fact::Int(_) | Fact::Untracked
+                                        )
+                                    })
+                            };
+                            let untracked = numeric(&l) || numeric(&r);
+                            let mut sum = l.joined(&r).text();
+                            if untracked {
+                                sum.push(self.origin(Fact::Untracked, id));
+                            }
+                            sum
+                        }
+                    }
+                } else if matches!(op, BinOp::Sub | BinOp::Arith) {
+                    Val::one(Fact::Untracked, self.site(id))
                 } else {
                     Val::default()
                 }
@@ -486,9 +511,12 @@ impl<'p, 'a> Flow<'p, 'a> {
                 out
             }
             ExprKind::Range { start, end, .. } => {
-                for e in [start, end].into_iter().flatten() {
-                    self.eval(*e);
-                }
+                let bounds = [start, end]
+                    .into_iter()
+                    .flatten()
+                    .map(|e| self.eval(*e))
+                    .collect();
+                self.range_bounds.insert(id, bounds);
                 Val::default()
             }
         }
@@ -519,5 +547,68 @@ impl Val {
             .filter(|o| o.part != Part::Err)
             .copied()
             .collect())
+    }
+}
+
+/// `a + b` as a char boundary of a string: an offset found in it plus an offset found after
+/// it (a cursor and what a search from the cursor found: what follows is what follows `b`),
+/// plus a length (the found pattern's), or plus at most as many bytes as are known to be
+/// ASCII after it. `None` when the sum is not known to be one.
+fn boundary_sum(a: &Val, b: &Val, func: FnId) -> Option<Fact> {
+    // (the string, the least ASCII run after, whether every origin is a length); `0` is an
+    // offset of any string.
+    let offsets = |v: &Val| {
+        let mut out: Option<(Option<u32>, u8, bool)> = None;
+        for o in v.iter() {
+            let (of, after, length) = match o.fact {
+                // A place names a string in the fn that found it only.
+                Fact::Boundary {
+                    of,
+                    ascii_after,
+                    length,
+                } if o.site.func == func => (Some(of), ascii_after, length),
+                Fact::Int(0) => (None, 0, false),
+                _ => return None,
+            };
+            out = Some(match out {
+                None => (of, after, length),
+                Some((o2, a2, l2)) => {
+                    let of = match (of, o2) {
+                        (Some(x), Some(y)) if x != y => return None,
+                        (x, y) => x.or(y),
+                    };
+                    (of, after.min(a2), length && l2)
+                }
+            });
+        }
+        out
+    };
+    let small = |v: &Val| match v.0.as_slice() {
+        [o] => match o.fact {
+            Fact::Int(k) => u8::try_from(k).ok(),
+            _ => None,
+        },
+        _ => None,
+    };
+    let found = |of: u32, ascii_after: u8| Fact::Boundary {
+        of,
+        ascii_after,
+        length: false,
+    };
+    match (offsets(a), offsets(b)) {
+        // A cursor plus what was found after it, both in one string.
+        (Some((x, _, false)), Some((y, after, false))) => match (x, y) {
+            (Some(x), Some(y)) if x != y => None,
+            (x, y) => x.or(y).map(|of| found(of, after)),
+        },
+        // A found offset plus the length of what was found.
+        (Some((Some(of), _, false)), Some((_, _, true))) => Some(found(of, 0)),
+        (Some((Some(of), n, false)), None) => {
+            small(b).filter(|&k| k <= n).map(|k| found(of, n - k))
+        }
+        (None, Some((Some(of), n, false))) => {
+            small(a).filter(|&k| k <= n).map(|k| found(of, n - k))
+        }
+        _ => None,
     }
 }

@@ -367,7 +367,8 @@ impl Flow<'_, '_> {
             || place
                 .as_ref()
                 .is_some_and(|p| self.past_checked_prefix(p, index))
-            || self.slices_at_found_indices(base, index);
+            || self.slices_at_found_indices(base, index)
+            || self.slices_at_boundaries(base, index);
         let shape = super::text::index_can_panic(self.body, index);
         let base_ty = self.resolved_base_is_sequence(base);
         if !checked && (shape || (!params.is_empty() && base_ty)) {
@@ -451,6 +452,27 @@ impl Flow<'_, '_> {
             .found
             .get_or_insert_with(|| super::found::found_indices(body));
         super::found::is_found_bound(body, found, base, bound, usize::from(inclusive))
+    }
+
+    /// `s[start..end]` whose bounds are all offsets a search or a length gave (or `0`),
+    /// through locals, sums, loop cursors and helpers' returns: char boundaries, in bounds.
+    fn slices_at_boundaries(&self, base: ExprId, index: ExprId) -> bool {
+        let (Some(bounds), Some(text)) = (
+            self.range_bounds.get(&index),
+            super::text::text_place_hash(self.body, base),
+        ) else {
+            return false;
+        };
+        !bounds.is_empty()
+            && bounds.iter().all(|b| {
+                !b.is_empty()
+                    && b.iter().all(|o| match o.fact {
+                        // A place names a string in the fn that found it only.
+                        Fact::Boundary { of, .. } => of == text && o.site.func == self.func,
+                        Fact::Int(0) => true,
+                        _ => false,
+                    })
+            })
     }
 
     /// Whether the indexed value is a sequence (a `Vec`, slice, array or string), as far as

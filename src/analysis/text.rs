@@ -157,6 +157,22 @@ pub fn place_key(body: &Body, e: ExprId) -> Option<String> {
     }
 }
 
+/// The string a text expression is part of, as a hash of its place: `s`, `self.text`, or
+/// the string a slice of it (`s[cursor..]`) was taken from.
+pub fn text_place_hash(body: &Body, e: ExprId) -> Option<u32> {
+    let e = body.peel(e);
+    if let ExprKind::Index { base, index, .. } = body.expr(e).kind
+        && matches!(body.expr(index).kind, ExprKind::Range { .. })
+    {
+        return text_place_hash(body, base);
+    }
+    let key = place_key(body, e)?;
+    // FNV-1a: stable, and a collision only merges two places of one fn.
+    Some(key.bytes().fold(0x811c_9dc5_u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    }))
+}
+
 /// Conditions an `if` requires (`positive`) or excludes: flags, fields, argument-less
 /// method calls, `!x`, `a && b` (positive only), `matches!(x, P)`.
 pub fn gates_of(body: &Body, cond: ExprId, positive: bool) -> Vec<Gate> {

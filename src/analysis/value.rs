@@ -78,6 +78,19 @@ pub enum Fact {
     Int(i64),
     /// A `bool` constant.
     Bool(bool),
+    /// A byte offset that is a char boundary of string `of` (a hash of its place, see
+    /// `text::text_place_hash`) and at most its length: where a search of it found its
+    /// pattern (`s.find(..)`), its length (`length`), and sums of them. `ascii_after` bytes
+    /// after it are ASCII (the found pattern's, when it is an ASCII literal), so adding up to
+    /// that many keeps it a boundary.
+    Boundary {
+        of: u32,
+        ascii_after: u8,
+        length: bool,
+    },
+    /// A number this analysis does not follow (a sum with an untracked term, a compound
+    /// assignment): it stops a sum from passing for a boundary or a constant.
+    Untracked,
     /// A `tracing_subscriber` fmt subscriber or layer that writes to stdout; `installs` when
     /// it sets itself up (`fmt::init()`), `writer`: the `.with_writer(stdout)` or
     /// `.with_test_writer()` call when one is explicit.
@@ -175,6 +188,19 @@ impl Val {
     /// Where only one of them carries a failure on its success side, the failure only may
     /// be in the merged value, which says so.
     pub fn join_alternative(&mut self, other: &Val, at: Site) {
+        // A number on one side and nothing followed on the other (`find(..).unwrap_or(n -
+        // 1)` with an untracked fallback): the merged number is not known either.
+        let numeric = |v: &Val| v.any(|o| matches!(o.fact, Fact::Boundary { .. } | Fact::Int(_)));
+        if (self.is_empty() && numeric(other)) || (other.is_empty() && numeric(self)) {
+            self.push(Origin {
+                fact: Fact::Untracked,
+                part: Part::Plain,
+                site: at,
+                via: None,
+                wrap: None,
+                local: None,
+            });
+        }
         for part in [Part::Plain, Part::Ok] {
             let fails = |v: &Val| v.any(|o| o.part == part && o.fact.is_failure());
             if fails(self) != fails(other) {
@@ -291,6 +317,7 @@ impl Val {
                         Fact::Internals(_)
                             | Fact::Param(_)
                             | Fact::Int(_)
+                            | Fact::Boundary { .. }
                             | Fact::Returned
                             | Fact::MayBeData
                     )

@@ -131,8 +131,22 @@ impl Flow<'_, '_> {
             return;
         }
         let v = self.eval(value);
-        if !compound && let ExprKind::Local(l) = body.expr(body.peel(place)).kind {
-            return self.replace_local(l, &v, place);
+        if let ExprKind::Local(l) = body.expr(body.peel(place)).kind {
+            if !compound {
+                return self.replace_local(l, &v, place);
+            }
+            // `i += n`: a number not followed further (text appended with `+=` keeps its
+            // origins).
+            let mut v = v;
+            if v.iter().all(|o| {
+                matches!(
+                    o.fact,
+                    Fact::Int(_) | Fact::Boundary { .. } | Fact::Untracked
+                )
+            }) {
+                v.push(self.origin(Fact::Untracked, place));
+            }
+            return self.add_to_local(l, &v);
         }
         let mut target = place;
         loop {

@@ -248,8 +248,15 @@ impl Flow<'_, '_> {
             "push_str" | "push" | "extend" | "insert" | "extend_from_slice" => {
                 let vals = self.eval_all(args);
                 if let ExprKind::Local(l) = body.expr(body.peel(receiver)).kind {
+                    // Text appended to a string buffer; an element put into a collection
+                    // keeps what it is.
                     for v in &vals {
-                        self.add_to_local(l, &v.appended_text());
+                        let v = if method == "push_str" {
+                            v.appended_text()
+                        } else {
+                            v.text()
+                        };
+                        self.add_to_local(l, &v);
                     }
                 }
                 Val::default()
@@ -314,6 +321,43 @@ impl Flow<'_, '_> {
                     },
                 );
                 rv.clone()
+            }
+            // A string's length, and where a search of it found its pattern, are char
+            // boundaries of it (`Option<usize>` for the search).
+            "len" if args.is_empty() && self.is_text(receiver) => {
+                match text::text_place_hash(body, receiver) {
+                    Some(of) => Val::one(
+                        Fact::Boundary {
+                            of,
+                            ascii_after: 0,
+                            length: true,
+                        },
+                        self.site(id),
+                    ),
+                    None => Val::default(),
+                }
+            }
+            // `Iterator::find` takes a predicate; `str::find` a pattern, a closure only when
+            // it tests chars.
+            "find" | "rfind"
+                if self.is_text(receiver)
+                    || arg0.is_some_and(|a| !matches!(body.expr(a).kind, ExprKind::Closure(_))) =>
+            {
+                self.eval_all(args);
+                let Some(of) = text::text_place_hash(body, receiver) else {
+                    return Val::default();
+                };
+                let types = self.env.types;
+                let ascii_after = arg0
+                    .and_then(|p| crate::analysis::strings::expr_str(types, body, p))
+                    .filter(|p| p.is_ascii())
+                    .map_or(0, |p| u8::try_from(p.len()).unwrap_or(u8::MAX));
+                let found = Fact::Boundary {
+                    of,
+                    ascii_after,
+                    length: false,
+                };
+                Val::one(found, self.site(id)).tagged(Part::Ok)
             }
             "backtrace" => Val::one(Fact::Internals(Internals::Backtrace), self.site(id)),
             "downcast_ref" | "downcast" => {
@@ -413,6 +457,19 @@ impl Flow<'_, '_> {
             }
             _ => false,
         }
+    }
+
+    /// Whether `e` is a string (`str`, `String`) as far as local types tell, or a slice of
+    /// one (`s[start..]`).
+    fn is_text(&self, e: ExprId) -> bool {
+        let body = self.body;
+        let e = body.peel(e);
+        if let ExprKind::Index { base, index, .. } = body.expr(e).kind {
+            return matches!(body.expr(index).kind, ExprKind::Range { .. }) && self.is_text(base);
+        }
+        self.base_ty(e, 0)
+            .and_then(|t| crate::analysis::types::peel(t).last_segment())
+            .is_some_and(|s| matches!(s, "str" | "String"))
     }
 }
 

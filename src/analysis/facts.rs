@@ -304,4 +304,12 @@ pub struct Summary {
     /// wraps whatever it is given into a success is one site, however many callers hand it
     /// a failure.
     pub success_sinks: Vec<SuccessSink>,
+    /// What the fn returns when it `match`es its receiver or a parameter on the variants of
+    /// a crate enum: (the receiver `RECEIVER` or parameter k, the variant, the value of its
+    /// arm). A caller that passes a known variant gets that arm's value, not every arm's
+    /// (`Error::InvalidArgument(m).to_mcp()` is `invalid_params`, not also `internal_error`).
+    pub by_variant: Vec<(u16, u32, Val)>,
 }
+
+/// The receiver's key in [`Summary::by_variant`].
+pub const RECEIVER: u16 = u16::MAX;

@@ -23,7 +23,12 @@ use crate::model::resolve::Imports;
 use crate::sdk::Sdk;
 
 mod bindings;
+mod boundaries;
 mod exits;
+mod variants;
+
+pub(crate) use boundaries::boundary_sum;
+pub(crate) use variants::variant_arms;
 
 const RED_ZONE: usize = 128 * 1024;
 const GROW_BY: usize = 4 * 1024 * 1024;
@@ -86,6 +91,9 @@ pub struct Flow<'p, 'a> {
     pub index: Vec<(u16, Site)>,
     /// Parameters put into a success result, and where (see [`Summary::success_sinks`]).
     pub success_sinks: Vec<SuccessSink>,
+    /// This fn's value per variant of the receiver or a parameter it `match`es on (see
+    /// [`Summary::by_variant`]).
+    pub by_variant: Vec<(u16, u32, Val)>,
     /// The values of each range's bounds, for the slicing that uses the range.
     pub(super) range_bounds: HashMap<ExprId, Vec<Val>>,
     /// The `bool` parameters the branches being walked are decided by, and their value
@@ -164,6 +172,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             success_sinks: Vec::new(),
             param_conds: Vec::new(),
             range_bounds: HashMap::new(),
+            by_variant: Vec::new(),
             ret: Val::default(),
             found: None,
         }
@@ -444,7 +453,7 @@ impl<'p, 'a> Flow<'p, 'a> {
                 self.bind(*pat, &v, *expr);
                 Val::default()
             }
-            ExprKind::Match { scrutinee, arms } => self.match_expr(*scrutinee, arms),
+            ExprKind::Match { scrutinee, arms } => self.match_expr(id, *scrutinee, arms),
             ExprKind::Loop { body: b } => {
                 self.eval(*b);
                 self.break_vals.remove(&id).unwrap_or_default()
@@ -533,7 +542,11 @@ impl<'p, 'a> Flow<'p, 'a> {
         if constant && let Some(v) = self.env.types.const_value(last) {
             return Val::one(Fact::Int(v), self.site(id));
         }
-        Val::default()
+        // A unit variant of a crate enum.
+        match self.variant_of(path) {
+            Some(variant) => Val::one(Fact::Variant(variant), self.site(id)),
+            None => Val::default(),
+        }
     }
 }
 
@@ -547,68 +560,5 @@ impl Val {
             .filter(|o| o.part != Part::Err)
             .copied()
             .collect())
-    }
-}
-
-/// `a + b` as a char boundary of a string: an offset found in it plus an offset found after
-/// it (a cursor and what a search from the cursor found: what follows is what follows `b`),
-/// plus a length (the found pattern's), or plus at most as many bytes as are known to be
-/// ASCII after it. `None` when the sum is not known to be one.
-fn boundary_sum(a: &Val, b: &Val, func: FnId) -> Option<Fact> {
-    // (the string, the least ASCII run after, whether every origin is a length); `0` is an
-    // offset of any string.
-    let offsets = |v: &Val| {
-        let mut out: Option<(Option<u32>, u8, bool)> = None;
-        for o in v.iter() {
-            let (of, after, length) = match o.fact {
-                // A place names a string in the fn that found it only.
-                Fact::Boundary {
-                    of,
-                    ascii_after,
-                    length,
-                } if o.site.func == func => (Some(of), ascii_after, length),
-                Fact::Int(0) => (None, 0, false),
-                _ => return None,
-            };
-            out = Some(match out {
-                None => (of, after, length),
-                Some((o2, a2, l2)) => {
-                    let of = match (of, o2) {
-                        (Some(x), Some(y)) if x != y => return None,
-                        (x, y) => x.or(y),
-                    };
-                    (of, after.min(a2), length && l2)
-                }
-            });
-        }
-        out
-    };
-    let small = |v: &Val| match v.0.as_slice() {
-        [o] => match o.fact {
-            Fact::Int(k) => u8::try_from(k).ok(),
-            _ => None,
-        },
-        _ => None,
-    };
-    let found = |of: u32, ascii_after: u8| Fact::Boundary {
-        of,
-        ascii_after,
-        length: false,
-    };
-    match (offsets(a), offsets(b)) {
-        // A cursor plus what was found after it, both in one string.
-        (Some((x, _, false)), Some((y, after, false))) => match (x, y) {
-            (Some(x), Some(y)) if x != y => None,
-            (x, y) => x.or(y).map(|of| found(of, after)),
-        },
-        // A found offset plus the length of what was found.
-        (Some((Some(of), _, false)), Some((_, _, true))) => Some(found(of, 0)),
-        (Some((Some(of), n, false)), None) => {
-            small(b).filter(|&k| k <= n).map(|k| found(of, n - k))
-        }
-        (None, Some((Some(of), n, false))) => {
-            small(a).filter(|&k| k <= n).map(|k| found(of, n - k))
-        }
-        _ => None,
     }
 }

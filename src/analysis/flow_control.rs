@@ -173,8 +173,10 @@ impl Flow<'_, '_> {
         }
     }
 
-    pub(super) fn match_expr(&mut self, scrutinee: ExprId, arms: &[Arm]) -> Val {
+    pub(super) fn match_expr(&mut self, id: ExprId, scrutinee: ExprId, arms: &[Arm]) -> Val {
         let sv = self.eval(scrutinee);
+        // The fn's value decided by the variant of its receiver or a parameter.
+        let by_variant = self.variant_input(id, scrutinee);
         let group = self.new_group();
         let on_name = super::text::mentions_name(self.body, scrutinee);
         let mut out = Val::default();
@@ -227,6 +229,13 @@ impl Flow<'_, '_> {
                 }
                 v
             });
+            if let Some(input) = by_variant {
+                for variant in self.pattern_variants(arm.pat) {
+                    if self.by_variant.len() < 64 {
+                        self.by_variant.push((input, variant, v.clone()));
+                    }
+                }
+            }
             // The arms that give the `match` its value are alternatives to each other.
             if diverges || valued_arms == 0 {
                 out.join(&v);
@@ -261,7 +270,13 @@ impl Flow<'_, '_> {
         let (operand, option, lock_failure) = super::text::question_operand(self.body, expr);
         let mut err = v.part(Part::Err);
         // A callee's error of another type is converted here (`From`): this `?` makes it.
-        if self.owner.is_none() && self.converts_at(operand) {
+        // An error of known variants goes through the crate's `From` impl that picks by
+        // variant: the error it makes for those variants is made here.
+        if self.owner.is_none()
+            && let Some(converted) = self.converted_by_variant(&err, id)
+        {
+            err = converted;
+        } else if self.owner.is_none() && self.converts_at(operand) {
             let about_args = err.any(|o| {
                 matches!(
                     o.fact,
@@ -452,27 +467,6 @@ impl Flow<'_, '_> {
             .found
             .get_or_insert_with(|| super::found::found_indices(body));
         super::found::is_found_bound(body, found, base, bound, usize::from(inclusive))
-    }
-
-    /// `s[start..end]` whose bounds are all offsets a search or a length gave (or `0`),
-    /// through locals, sums, loop cursors and helpers' returns: char boundaries, in bounds.
-    fn slices_at_boundaries(&self, base: ExprId, index: ExprId) -> bool {
-        let (Some(bounds), Some(text)) = (
-            self.range_bounds.get(&index),
-            super::text::text_place_hash(self.body, base),
-        ) else {
-            return false;
-        };
-        !bounds.is_empty()
-            && bounds.iter().all(|b| {
-                !b.is_empty()
-                    && b.iter().all(|o| match o.fact {
-                        // A place names a string in the fn that found it only.
-                        Fact::Boundary { of, .. } => of == text && o.site.func == self.func,
-                        Fact::Int(0) => true,
-                        _ => false,
-                    })
-            })
     }
 
     /// Whether the indexed value is a sequence (a `Vec`, slice, array or string), as far as

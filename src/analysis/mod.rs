@@ -84,7 +84,7 @@ pub fn analyse<'a>(
     let n = program.fn_count();
     let mut summaries = vec![Summary::default(); n];
     let mut facts: Vec<FnFacts> = vec![FnFacts::default(); n];
-    for scc in &graph.sccs {
+    for scc in conversions_first(&program, &types, &graph) {
         let recursive = scc.len() > 1 || calls_itself(&resolved, scc[0]);
         let rounds = if recursive { SCC_ROUNDS } else { 1 };
         for _ in 0..rounds {
@@ -137,3 +137,30 @@ fn calls_itself(resolved: &[Resolved], f: FnId) -> bool {
 
 #[cfg(test)]
 mod tests;
+
+/// The call graph's components, callees first, with the crate's `From::from` impls and what
+/// they call ahead of the rest: `?` calls them without a call edge (the conversion of its
+/// error), and what they make of each variant must be known when a `?` is analysed.
+/// Moving a set closed under callees to the front keeps every callee ahead of its callers.
+fn conversions_first<'g>(
+    program: &program::Program<'_>,
+    types: &types::TypeTable<'_>,
+    graph: &'g Graph,
+) -> Vec<&'g Vec<FnId>> {
+    let roots: Vec<_> = types
+        .trait_method("From", "from")
+        .into_iter()
+        .map(|f| program.fn_node(f))
+        .collect();
+    if roots.is_empty() {
+        return graph.sccs.iter().collect();
+    }
+    let reach = graph.reach(roots, |_, _| true);
+    let first = |scc: &Vec<FnId>| {
+        scc.iter()
+            .any(|&f| reach[program.fn_node(f) as usize].is_some())
+    };
+    let (mut order, rest): (Vec<_>, Vec<_>) = graph.sccs.iter().partition(|scc| first(scc));
+    order.extend(rest);
+    order
+}

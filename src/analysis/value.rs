@@ -88,6 +88,9 @@ pub enum Fact {
         ascii_after: u8,
         length: bool,
     },
+    /// A value of one variant of a crate enum (a hash of `Enum::Variant`, see
+    /// `Flow::variant_of`): a fn that `match`es on it takes that variant's arm only.
+    Variant(u32),
     /// A number this analysis does not follow (a sum with an untracked term, a compound
     /// assignment): it stops a sum from passing for a boundary or a constant.
     Untracked,
@@ -118,6 +121,19 @@ pub enum Internals {
 }
 
 impl Fact {
+    /// An error of another kind than a crate enum's variant: where it is present, a value's
+    /// variants are not all it may be.
+    pub fn is_other_error(self) -> bool {
+        matches!(
+            self,
+            Fact::Protocol(_)
+                | Fact::Foreign { .. }
+                | Fact::ErrValue
+                | Fact::RpcErrorObject { .. }
+                | Fact::ToolError
+        )
+    }
+
     /// Failure content that must not be sent as a success.
     pub fn is_failure(self) -> bool {
         matches!(

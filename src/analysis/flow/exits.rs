@@ -82,6 +82,7 @@ impl Flow<'_, '_> {
             sinks,
             index: self.index.clone(),
             success_sinks: self.success_sinks.clone(),
+            by_variant: self.by_variant.clone(),
         }
     }
 }

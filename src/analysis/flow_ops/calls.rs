@@ -65,9 +65,13 @@ impl Flow<'_, '_> {
                 let fields = vals.iter().fold(Val::default(), |v, a| v.joined(a));
                 self.ctor_fields.insert(id, fields);
             }
-            return Val::default();
+            return match self.variant_of(path) {
+                Some(variant) => Val::one(Fact::Variant(variant), self.site(id)),
+                None => Val::default(),
+            };
         }
         let vals = self.with_passed_fields(args, vals);
+        self.forward_variants(id, &targets, None, args);
         self.apply_summaries(id, &targets, &vals)
     }
 
@@ -353,6 +357,17 @@ impl Flow<'_, '_> {
 
     /// The values of a call to crate fns, from their summaries; the sinks the arguments reach.
     pub fn apply_summaries(&mut self, id: ExprId, targets: &[FnId], args: &[Val]) -> Val {
+        self.apply_summaries_to(id, targets, None, args)
+    }
+
+    /// [`Self::apply_summaries`] for a method call on a receiver of value `receiver`.
+    pub fn apply_summaries_to(
+        &mut self,
+        id: ExprId,
+        targets: &[FnId],
+        receiver: Option<&Val>,
+        args: &[Val],
+    ) -> Val {
         let mut out = Val::default();
         if !targets.is_empty() {
             // What the caller makes of this call's error can be traced back to it.
@@ -365,21 +380,21 @@ impl Flow<'_, '_> {
             let Some(summary) = self.env.summaries.get(t as usize) else {
                 continue;
             };
+            // A mapper given a known variant answers with that variant's arm.
+            let ret = variant_arms(summary, receiver, args).unwrap_or_else(|| summary.ret.clone());
             // A helper that makes failure text of its own (`error_json(&e)`) is where a
             // failure passed in becomes text: what it passes through is attributed to the call.
-            let makes_failure = summary
-                .ret
+            let makes_failure = ret
                 .iter()
                 .any(|o| o.part != Part::Err && o.fact.is_failure());
             // A mapper that picks among several errors by its input (`match err { .. }`) makes
             // the choice of an invalid-arguments error itself: that one stays where it is made.
-            let chooses = summary
-                .ret
+            let chooses = ret
                 .iter()
                 .filter(|o| o.part != Part::Err && is_made_error(o.fact))
                 .count()
                 > 1;
-            for o in summary.ret.iter() {
+            for o in ret.iter() {
                 match o.fact {
                     Fact::Param(k) => {
                         let Some(a) = args.get(k as usize) else {

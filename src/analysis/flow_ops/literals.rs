@@ -87,6 +87,10 @@ impl Flow<'_, '_> {
                 || (n == "success" && matches!(body.expr(*e).kind, ExprKind::Lit(Lit::Bool(false))))
         });
         let mut out = Val::default();
+        // A struct variant of a crate enum (`Error::Invalid { message }`).
+        if let Some(variant) = self.variant_of(path) {
+            out.push(self.origin(Fact::Variant(variant), id));
+        }
         if reports_failure {
             out.push(self.origin(Fact::ErrJson, id));
         }

@@ -34,6 +34,10 @@ impl Flow<'_, '_> {
                 if !targets.is_empty() {
                     return self.apply_summaries(id, &targets, params);
                 }
+                // A tuple variant as a fn (`.map_err(AppError::Io)`) makes that variant.
+                if let Some(variant) = self.variant_of(path) {
+                    return Val::one(Fact::Variant(variant), self.site(arg));
+                }
                 // `Into::into`, `ToString::to_string`, `String::from`: the value itself.
                 let last = path.last().map(Name::as_str).unwrap_or_default();
                 if matches!(last, "into" | "from" | "to_string" | "new") {
@@ -139,7 +143,8 @@ impl Flow<'_, '_> {
         if !own.is_empty() {
             let vals = self.eval_all(args);
             let vals = self.with_passed_fields(args, vals);
-            return self.apply_summaries(id, &own, &vals);
+            self.forward_variants(id, &own, Some(receiver), args);
+            return self.apply_summaries_to(id, &own, Some(rv), &vals);
         }
         match method {
             "map_err" => {

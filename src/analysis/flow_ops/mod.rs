@@ -12,7 +12,7 @@ mod unwraps;
 
 use super::calls::CallKind;
 use super::facts::*;
-use super::flow::Flow;
+use super::flow::{Flow, variant_arms};
 use super::program::FnId;
 use super::text;
 use super::value::*;

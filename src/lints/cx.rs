@@ -32,7 +32,19 @@ pub struct Cx<'a> {
     pub handlers: &'a Handlers,
     pub stdio: &'a Stdio,
     pub abort_settings: &'a [AbortSetting],
+    /// Per body, the bodies that call it (the call graph reversed), built when a finding
+    /// first names the tools that reach a helper.
+    pub callers: std::cell::OnceCell<Vec<Vec<(NodeId, bool)>>>,
+    /// Bodies the walks up the call graph may still visit: naming the tools of every finding
+    /// stays linear in the crate however many findings share a large graph.
+    pub caller_budget: std::cell::Cell<usize>,
 }
+
+/// The budget of [`Cx::caller_budget`].
+pub const CALLER_BUDGET: usize = 2_000_000;
+
+/// A note names at most this many of the tools that reach a helper; the rest are counted.
+const TOOLS_NAMED: usize = 3;
 
 /// How a site is reached from a handler.
 pub struct Reach {
@@ -189,6 +201,88 @@ impl<'a> Cx<'a> {
         );
         if names.len() > shown {
             text.push_str(&format!(" → … {} more", names.len() - shown));
+        }
+        Some(text)
+    }
+
+    /// The tool-running handlers whose calls reach body `n`, `n` itself included, in node
+    /// order: a helper shared by several tools is one site that all of them reach.
+    /// With `unguarded`, only through calls no panic guard wraps (what a panic escapes).
+    /// `None` when the walks' budget is spent (the note is then left out).
+    pub fn tools_reaching(&self, n: NodeId, unguarded: bool) -> Option<Vec<NodeId>> {
+        let callers = self.callers.get_or_init(|| {
+            let out = &self.a.graph.out;
+            let mut callers = vec![Vec::new(); out.len()];
+            for (from, edges) in out.iter().enumerate() {
+                for e in edges {
+                    callers[e.to as usize].push((from as NodeId, e.guarded));
+                }
+            }
+            callers
+        });
+        let mut seen: std::collections::HashSet<NodeId> = std::collections::HashSet::new();
+        let mut stack = vec![n];
+        let mut tools = Vec::new();
+        while let Some(m) = stack.pop() {
+            if !seen.insert(m) {
+                continue;
+            }
+            let left = self.caller_budget.get().checked_sub(1)?;
+            self.caller_budget.set(left);
+            let is_root = self.handlers.reach[m as usize]
+                .as_ref()
+                .is_some_and(|r| r.root == m && r.parent.is_none());
+            if is_root && self.runs_tools(m) {
+                tools.push(m);
+            }
+            let up = callers[m as usize]
+                .iter()
+                .filter(|(_, guarded)| !(unguarded && *guarded));
+            stack.extend(up.map(|&(c, _)| c));
+        }
+        // A dispatcher that runs the tools found is not another tool reaching the site.
+        if tools.iter().any(|&t| self.node_role(t) != Role::Dispatcher) {
+            tools.retain(|&t| self.node_role(t) != Role::Dispatcher);
+        }
+        tools.sort_unstable();
+        Some(tools)
+    }
+
+    /// The notes on how a site is reached: its call chain, and the other tools that reach it.
+    pub fn chain_notes(&self, reach: &Reach) -> Vec<String> {
+        self.chain_note(reach)
+            .into_iter()
+            .chain(self.tools_note(reach, false))
+            .collect()
+    }
+
+    /// [`Cx::chain_notes`] for a panic: the tools a panic there escapes from.
+    pub fn panic_chain_notes(&self, reach: &Reach) -> Vec<String> {
+        self.chain_note(reach)
+            .into_iter()
+            .chain(self.tools_note(reach, true))
+            .collect()
+    }
+
+    /// "reached from 5 tools: tool `a`, tool `b`, tool `c` and 2 more", when more than the
+    /// one a finding's chain starts from reach the site's body.
+    pub fn tools_note(&self, reach: &Reach, unguarded: bool) -> Option<String> {
+        let &last = reach.chain.last()?;
+        let tools = self.tools_reaching(last, unguarded)?;
+        if tools.len() < 2 {
+            return None;
+        }
+        let named: Vec<String> = tools
+            .iter()
+            .take(TOOLS_NAMED)
+            .map(|&t| self.handler_phrase(t))
+            .collect();
+        let more = tools.len().saturating_sub(TOOLS_NAMED);
+        let mut text = format!("reached from {} tools: {}", tools.len(), named.join(", "));
+        if more > 0 {
+            text.push_str(&format!(
+                " and {more} more (`mcp-lint contract` lists them)"
+            ));
         }
         Some(text)
     }

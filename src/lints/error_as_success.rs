@@ -214,8 +214,8 @@ fn finding(cx: &Cx<'_>, site: &SuccessSite, reach: &Reach) -> Finding {
         format!("{subject} reports a failure as a successful result"),
     )
     .label(label);
-    if let Some(chain) = cx.chain_note(reach) {
-        finding = finding.note(chain);
+    for note in cx.chain_notes(reach) {
+        finding = finding.note(note);
     }
     finding = finding.note("clients and models key on `isError` to tell a failed call from data");
     let Some(sdk) = cx.sdk else { return finding };

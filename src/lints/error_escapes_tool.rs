@@ -71,8 +71,12 @@ fn finding(cx: &Cx<'_>, site: &ProtocolSite) -> Option<Finding> {
     let mut finding = Finding::new(ErrorEscapesTool::NAME, site.span, message)
         .label(label)
         .note("a tool that ran and failed must answer with `isError: true`; JSON-RPC errors are for requests the server cannot process (unknown tool, malformed request)");
-    if let Some(chain) = reach.as_ref().and_then(|r| cx.chain_note(r)) {
-        finding = finding.note(chain);
+    for note in reach
+        .as_ref()
+        .map(|r| cx.chain_notes(r))
+        .unwrap_or_default()
+    {
+        finding = finding.note(note);
     }
     if role == Role::TraitTool {
         finding = finding.note(format!(

@@ -148,8 +148,8 @@ fn finding(cx: &Cx<'_>, span: Span, what: &str, fix: Option<Edit>, reach: &Reach
     )
     .label("internal detail (types, paths, queries, stack frames) that helps neither the model nor the user, and may expose the server")
     .note("the model needs a message it can act on: the error's `Display` form; keep the details in the server's log on stderr");
-    if let Some(chain) = cx.chain_note(reach) {
-        finding = finding.note(chain);
+    for note in cx.chain_notes(reach) {
+        finding = finding.note(note);
     }
     match fix {
         Some(edit) => finding.fix(

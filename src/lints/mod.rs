@@ -16,7 +16,7 @@ pub(crate) mod unknown_tool_as_result;
 pub(crate) mod validation_as_protocol_error;
 
 use crate::diagnostic::{Finding, Level};
-pub use cx::Cx;
+pub use cx::{CALLER_BUDGET, Cx};
 
 /// One lint.
 pub trait Lint: Sync {

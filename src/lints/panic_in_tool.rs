@@ -155,8 +155,8 @@ pub(crate) fn reported(
         PanicKind::Exit => "the server exits: every request in flight is lost",
         _ => "if this panics, the client gets no response for this request",
     });
-    if let Some(chain) = cx.chain_note(reach) {
-        finding = finding.note(chain);
+    for note in cx.panic_chain_notes(reach) {
+        finding = finding.note(note);
     }
     if let Some(sdk) = cx.sdk {
         finding = finding.note(sdk.panic_note());

@@ -103,8 +103,12 @@ fn finding(cx: &Cx<'_>, site: &ProtocolSite) -> Option<Finding> {
     let mut finding = Finding::new(ValidationAsProtocolError::NAME, site.span, message)
         .label("the model gets a protocol error instead of a message it can correct its arguments from")
         .note("since MCP 2025-11-25 (SEP-1303), input validation errors are tool execution errors; -32602 is for requests that fail the `CallToolRequest` schema or name an unknown tool");
-    if let Some(chain) = cx.reach(site.node).as_ref().and_then(|r| cx.chain_note(r)) {
-        finding = finding.note(chain);
+    for note in cx
+        .reach(site.node)
+        .map(|r| cx.chain_notes(&r))
+        .unwrap_or_default()
+    {
+        finding = finding.note(note);
     }
     let edit = result_edit(cx, site, &error_result);
     let help = if edit.is_some() {

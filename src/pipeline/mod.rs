@@ -460,6 +460,8 @@ fn crate_findings(input: &CrateInput<'_>) -> (Vec<Finding>, Checked, Vec<crate::
         handlers: &handlers,
         stdio: &stdio,
         abort_settings: input.abort,
+        callers: std::cell::OnceCell::new(),
+        caller_budget: std::cell::Cell::new(lints::CALLER_BUDGET),
     };
     let mut count = handler_count(&cx);
     count.tools += dispatch

@@ -1,4 +1,6 @@
 //@ dep: rmcp = "1.2"
+//@ dep: serde = { version = "1", features = ["derive"] }
+//@ dep: serde_json = "1"
 // Where failures meet a success constructor in a shared fn:
 // - `reply` wraps every `Outcome` it is given, failed or not, into a success. It could tell
 //   them apart (the value is the crate's own type), so its constructor is the one place to

@@ -1,11 +1,24 @@
 //@ dep: rmcp = "1.2"
+//@ dep: serde = { version = "1", features = ["derive"] }
+//@ dep: schemars = "1"
 // Where a search of a string found its pattern is a char boundary of that string, and so is
 // the offset right after an ASCII pattern, a cursor moved to such an offset, and a cursor
 // plus what a search from it found. Slicing the string at those offsets cannot panic
 // (`links`, `first_field`). Slicing it at another string's length, at an offset moved by an
 // untracked step, or two bytes into a pattern that is not ASCII, can (`head`, `chunks`,
 // `after_accent`).
+use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{ErrorData, tool, tool_router};
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct Title {
+    title: String,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct Step {
+    step: usize,
+}
 
 pub struct Notes {
     text: String,
@@ -41,19 +54,19 @@ impl Notes {
     }
 
     #[tool(description = "The note's head, as long as its title")]
-    async fn head(&self, title: String) -> Result<String, ErrorData> {
+    async fn head(&self, Parameters(args): Parameters<Title>) -> Result<String, ErrorData> {
         let text: &str = &self.text;
-        Ok(text[..title.len()].to_string())
+        Ok(text[..args.title.len()].to_string())
     }
 
     #[tool(description = "The note in chunks")]
-    async fn chunks(&self, step: usize) -> Result<String, ErrorData> {
+    async fn chunks(&self, Parameters(args): Parameters<Step>) -> Result<String, ErrorData> {
         let text: &str = &self.text;
         let mut at = 0;
         let mut out = Vec::new();
         while let Some(rel) = text[at..].find('\n') {
             out.push(text[at..at + rel].to_string());
-            at += rel + step;
+            at += rel + args.step;
         }
         Ok(out.join("|"))
     }

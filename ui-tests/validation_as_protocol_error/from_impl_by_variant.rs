@@ -1,11 +1,20 @@
 //@ dep: rmcp = "1.2"
+//@ dep: serde = { version = "1", features = ["derive"] }
+//@ dep: schemars = "1"
 // `?` converts a crate error into the SDK's through the crate's `From` impl, which picks the
 // JSON-RPC error by variant. An error known to be `Rejected` becomes `invalid_params`
 // (-32602: validation, at the `?` that converts it); one known to be `Disk` becomes
 // `internal_error` (-32603: an execution failure). The `From` impl hands the match to a
 // method of the error; it picks by the same variant.
 use rmcp::model::{CallToolResult, Content};
+use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{ErrorData, tool, tool_router};
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct Head {
+    name: String,
+    limit: String,
+}
 
 pub enum StoreError {
     Rejected(String),
@@ -42,9 +51,9 @@ pub struct Store;
 #[tool_router]
 impl Store {
     #[tool(description = "The first lines of a stored file")]
-    async fn head(&self, name: String, limit: String) -> Result<CallToolResult, ErrorData> {
-        let limit = parse_limit(&limit)?;
-        let text = load(&name)?;
+    async fn head(&self, Parameters(args): Parameters<Head>) -> Result<CallToolResult, ErrorData> {
+        let limit = parse_limit(&args.limit)?;
+        let text = load(&args.name)?;
         let head: Vec<&str> = text.lines().take(limit).collect();
         Ok(CallToolResult::success(vec![Content::text(head.join("\n"))]))
     }

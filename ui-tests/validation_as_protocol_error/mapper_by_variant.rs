@@ -1,10 +1,18 @@
 //@ dep: rmcp = "1.2"
+//@ dep: serde = { version = "1", features = ["derive"] }
+//@ dep: schemars = "1"
 // A crate error whose mapper picks the JSON-RPC error by variant: `Problem::BadInput(..)`
 // becomes `invalid_params` (-32602), the other variants `internal_error` (-32603). A value
 // built as one variant and mapped takes that variant's arm only: `check_port` sends -32602
 // (validation), `fetch_page` -32603 (an execution failure), each reported where it is made.
 use rmcp::model::{CallToolResult, Content};
+use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{ErrorData, tool, tool_router};
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct Port {
+    port: u32,
+}
 
 pub enum Problem {
     BadInput(String),
@@ -43,8 +51,8 @@ pub struct Pages;
 #[tool_router]
 impl Pages {
     #[tool(description = "Fetch a page")]
-    async fn page(&self, port: u32) -> Result<CallToolResult, ErrorData> {
-        let port = check_port(port)?;
+    async fn page(&self, Parameters(args): Parameters<Port>) -> Result<CallToolResult, ErrorData> {
+        let port = check_port(args.port)?;
         let text = fetch_page(port)?;
         Ok(CallToolResult::success(vec![Content::text(text)]))
     }

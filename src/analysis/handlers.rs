@@ -13,6 +13,9 @@ pub struct Handlers {
     /// Per fn, after dispatch analysis (fns a dispatcher calls may become tools).
     pub roles: Vec<Role>,
     pub channels: Vec<Channel>,
+    /// Per fn, the dispatcher whose selection of a tool it carries on (see
+    /// `continuations`): not a tool, and its catch-all answers an unknown tool.
+    pub continues: Vec<Option<FnId>>,
     /// Closures the SDK runs as tool handlers (`ToolBuilder::handler(|..| ..)`).
     pub closures: Vec<NodeId>,
     /// Closures registered in a hand-rolled registry whose dispatcher answers their `Err`
@@ -84,10 +87,28 @@ impl Handlers {
         // (`tool.call(args)` on a `Box<dyn Tool>` from a registry).
         // (Servers that dispatch by hand name their tools by behaviour: see `Dispatch`.)
         let rounds = if dispatch.is_some() { 0 } else { 2 };
+        let continues = if rounds > 0 {
+            super::continuations::continuations(a, &roles)
+        } else {
+            vec![None; roles.len()]
+        };
         for round in 0..rounds {
             for f in program.fn_ids() {
                 let role = roles[f as usize];
                 let from_dispatcher = role == Role::Dispatcher;
+                // A fn that carries a dispatcher's selection on runs as tools the fns whose
+                // result is the value of one of its arms.
+                if round == 0 && continues[f as usize].is_some() {
+                    for t in super::continuations::arm_tools(a, f) {
+                        if roles[t as usize] == Role::None
+                            && continues[t as usize].is_none()
+                            && channel_of(Role::Tool, t) == Channel::Protocol
+                        {
+                            roles[t as usize] = Role::Tool;
+                        }
+                    }
+                    continue;
+                }
                 let from_tool = round > 0 && role == Role::Tool;
                 if !(from_dispatcher || from_tool) || !program.is_own(f) {
                     continue;
@@ -100,6 +121,7 @@ impl Handlers {
                     }
                     for &t in &call.targets {
                         if roles[t as usize] == Role::None
+                            && continues[t as usize].is_none()
                             && t != f
                             && channel_of(Role::Tool, t) == Channel::Protocol
                         {
@@ -146,6 +168,7 @@ impl Handlers {
         Handlers {
             roles,
             channels,
+            continues,
             closures,
             protocol_closures,
             closure_names,

@@ -188,7 +188,10 @@ pub(super) fn error_exits(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>)
             cx,
             Path {
                 channel: Channel::IsError,
-                kind: if dispatcher && f == hf && exit.in_fallback {
+                kind: if dispatcher
+                    && (f == hf || cx.handlers.continues[f as usize] == Some(hf))
+                    && exit.in_fallback
+                {
                     "unknown_tool"
                 } else {
                     text_kind(&text, literal_exit(body, exit, wrap))

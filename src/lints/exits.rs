@@ -240,6 +240,14 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
             continue;
         }
         let func = o.site.func;
+        // Made in the catch-all arm of the name `match` of a fn the dispatcher hands its
+        // request to: as in the dispatcher's own, the answer to an unknown tool.
+        let continued_fallback = cx.node_role(h) == Role::Dispatcher
+            && cx.handlers.continues[func as usize] == Some(hf)
+            && cx.a.facts[func as usize]
+                .fallback_exprs
+                .contains(&o.site.expr);
+        let exempt = exempt.or(continued_fallback.then_some(Exempt::UnknownTool));
         // Made in another tool whose own `Err` is a protocol error: reported there.
         let exempt = if func != hf
             && cx.handlers.role(func).handles_tools()

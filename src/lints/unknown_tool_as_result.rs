@@ -23,10 +23,18 @@ impl Lint for UnknownToolAsResult {
         let Some(sdk) = cx.sdk else { return Vec::new() };
         let mut out = Vec::new();
         for f in cx.a.program.fn_ids() {
-            if !cx.is_own(f) || cx.handlers.role(f) != Role::Dispatcher {
+            // The dispatcher's own name `match`, or that of a fn it hands its request to.
+            let dispatcher = match cx.handlers.role(f) {
+                Role::Dispatcher => f,
+                _ => match cx.handlers.continues[f as usize] {
+                    Some(d) => d,
+                    None => continue,
+                },
+            };
+            if !cx.is_own(f) {
                 continue;
             }
-            let node = cx.a.program.fn_node(f);
+            let node = cx.a.program.fn_node(dispatcher);
             // Only where the dispatcher can answer with a protocol error: the SDK sends its
             // `Err` as one, or the server writes its own responses.
             if channel(cx, node) != Channel::Protocol && !sdk.writes_own_responses() {

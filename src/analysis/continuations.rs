@@ -1,0 +1,123 @@
+//! A dispatcher may hand its request on before it selects a tool: `call_tool` calls
+//! `self.route(request).await`, and `route` (or a fn it hands the request to in turn) is the
+//! one that `match`es on the tool's name. Such fns carry the dispatcher's selection on. A
+//! catch-all arm there answers a name no tool has, the arms run the tools, and none of them is
+//! a tool itself, whatever its error type: moving a dispatcher's body into a helper does not
+//! change what the server answers.
+
+use super::Analysis;
+use super::program::FnId;
+use crate::model::ir::{Body, ExprId, ExprKind};
+use crate::sdk::Role;
+
+/// Per fn, the dispatcher whose selection of a tool it carries on: a crate fn that a
+/// dispatcher (or such a fn) calls before it has selected a tool, and that selects by the
+/// tool's name itself or through such calls of its own.
+pub(super) fn continuations(a: &Analysis<'_>, roles: &[Role]) -> Vec<Option<FnId>> {
+    let program = &a.program;
+    let leads = leads_to_selection(a);
+    let mut out: Vec<Option<FnId>> = vec![None; roles.len()];
+    let mut work: Vec<(FnId, FnId)> = program
+        .fn_ids()
+        .filter(|&f| roles[f as usize] == Role::Dispatcher && program.is_own(f))
+        .map(|f| (f, f))
+        .collect();
+    // Each fn is pushed at most once (when `out` is first set for it): linear in the calls.
+    while let Some((f, dispatcher)) = work.pop() {
+        for t in calls_before_selection(a, f) {
+            if leads[t as usize]
+                && t != dispatcher
+                && roles[t as usize] == Role::None
+                && out[t as usize].is_none()
+            {
+                out[t as usize] = Some(dispatcher);
+                work.push((t, dispatcher));
+            }
+        }
+    }
+    out
+}
+
+/// Per fn, whether it selects a tool by name, itself or through a crate fn it calls before
+/// selecting: a walk back along those calls from the fns that select, each fn seen once.
+fn leads_to_selection(a: &Analysis<'_>) -> Vec<bool> {
+    let program = &a.program;
+    let n = a.facts.len();
+    let mut callers: Vec<Vec<FnId>> = vec![Vec::new(); n];
+    for f in program.fn_ids().filter(|&f| program.is_own(f)) {
+        for t in calls_before_selection(a, f) {
+            callers[t as usize].push(f);
+        }
+    }
+    let mut leads: Vec<bool> = (0..n)
+        .map(|f| !a.facts[f].tool_arm_exprs.is_empty())
+        .collect();
+    let mut stack: Vec<usize> = (0..n).filter(|&f| leads[f]).collect();
+    while let Some(t) = stack.pop() {
+        for &f in &callers[t] {
+            if !leads[f as usize] {
+                leads[f as usize] = true;
+                stack.push(f as usize);
+            }
+        }
+    }
+    leads
+}
+
+/// The crate fns `f` calls by type or path outside the arms where it has selected a tool (a
+/// call inside such an arm runs that tool). Calls in closures are the closure body's: their
+/// expressions are not the fn's, so they are left out.
+fn calls_before_selection<'a>(a: &'a Analysis<'_>, f: FnId) -> impl Iterator<Item = FnId> + 'a {
+    let facts = &a.facts[f as usize];
+    a.resolved[f as usize]
+        .calls
+        .iter()
+        .filter(move |c| !c.may && c.owner.is_none() && !facts.tool_arm_exprs.contains(&c.expr))
+        .flat_map(|c| c.targets.iter().copied())
+        .filter(move |&t| t != f && a.program.is_own(t))
+}
+
+/// The crate fns whose result, unchanged, is the value of an arm where `f` has selected a
+/// tool (`"fetch" => self.fetch(url).await`): each runs that tool. A fn called for part of
+/// an arm's work (`let args = parse(request)?;`) is the tool code's helper, not a tool.
+pub(super) fn arm_tools(a: &Analysis<'_>, f: FnId) -> Vec<FnId> {
+    let body = &a.program.def(f).body;
+    let facts = &a.facts[f as usize];
+    let resolved = &a.resolved[f as usize];
+    let mut out = Vec::new();
+    let mut arm_value = |e: ExprId| {
+        let call = forwarded_call(body, e);
+        if !facts.tool_arm_exprs.contains(&call) {
+            return;
+        }
+        for i in resolved.at(call) {
+            let c = &resolved.calls[i as usize];
+            if !c.may && c.owner.is_none() {
+                out.extend(c.targets.iter().copied().filter(|&t| a.program.is_own(t)));
+            }
+        }
+    };
+    for e in &body.exprs {
+        match &e.kind {
+            ExprKind::Match { arms, .. } => arms.iter().for_each(|arm| arm_value(arm.body)),
+            ExprKind::If { then, .. } => arm_value(*then),
+            ExprKind::Return(Some(v)) => arm_value(*v),
+            _ => {}
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The call whose result `e` is, through blocks' tails, `.await`, `return` and `?`.
+fn forwarded_call(body: &Body, mut e: ExprId) -> ExprId {
+    loop {
+        e = body.value_of(e);
+        match &body.expr(e).kind {
+            ExprKind::Await(inner) | ExprKind::Return(Some(inner)) => e = *inner,
+            ExprKind::Try { expr, .. } => e = *expr,
+            _ => return e,
+        }
+    }
+}

@@ -427,7 +427,15 @@ impl<'p, 'a> Flow<'p, 'a> {
                         }
                     }
                 } else if matches!(op, BinOp::Sub | BinOp::Arith) {
-                    Val::one(Fact::Untracked, self.site(id))
+                    // A number computed from a parameter is still the caller's choice
+                    // (`lines[at - 1]` in a helper indexes where its caller's `at` says).
+                    let mut v = Val::one(Fact::Untracked, self.site(id));
+                    for o in l.iter().chain(r.iter()) {
+                        if o.part == Part::Plain && matches!(o.fact, Fact::Param(_)) {
+                            v.push(o.clone());
+                        }
+                    }
+                    v
                 } else {
                     Val::default()
                 }

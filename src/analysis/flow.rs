@@ -432,7 +432,7 @@ impl<'p, 'a> Flow<'p, 'a> {
                     let mut v = Val::one(Fact::Untracked, self.site(id));
                     for o in l.iter().chain(r.iter()) {
                         if o.part == Part::Plain && matches!(o.fact, Fact::Param(_)) {
-                            v.push(o.clone());
+                            v.push(*o);
                         }
                     }
                     v

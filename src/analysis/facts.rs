@@ -309,6 +309,10 @@ pub struct Summary {
     /// arm). A caller that passes a known variant gets that arm's value, not every arm's
     /// (`Error::InvalidArgument(m).to_mcp()` is `invalid_params`, not also `internal_error`).
     pub by_variant: Vec<(u16, u32, Val)>,
+    /// Parameters the fn parses into a crate enum by a `match` on string literals, with the
+    /// variant its catch-all gives (`_ => Tool::Unknown`): a caller that matches the parse
+    /// of a tool's name answers unknown names in that variant's arm.
+    pub name_parses: Vec<(u16, crate::model::ir::Name)>,
 }
 
 /// The receiver's key in [`Summary::by_variant`].

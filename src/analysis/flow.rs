@@ -25,6 +25,7 @@ use crate::sdk::Sdk;
 mod bindings;
 mod boundaries;
 mod exits;
+mod name_parse;
 mod variants;
 
 pub(crate) use boundaries::boundary_sum;
@@ -94,6 +95,9 @@ pub struct Flow<'p, 'a> {
     /// This fn's value per variant of the receiver or a parameter it `match`es on (see
     /// [`Summary::by_variant`]).
     pub by_variant: Vec<(u16, u32, Val)>,
+    /// Parameters this fn parses into a crate enum, and the variant its catch-all gives
+    /// (see [`Summary::name_parses`]).
+    pub name_parses: Vec<(u16, Name)>,
     /// The values of each range's bounds, for the slicing that uses the range.
     pub(super) range_bounds: HashMap<ExprId, Vec<Val>>,
     /// The `bool` parameters the branches being walked are decided by, and their value
@@ -173,6 +177,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             param_conds: Vec::new(),
             range_bounds: HashMap::new(),
             by_variant: Vec::new(),
+            name_parses: Vec::new(),
             ret: Val::default(),
             found: None,
         }

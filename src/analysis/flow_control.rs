@@ -175,10 +175,19 @@ impl Flow<'_, '_> {
 
     pub(super) fn match_expr(&mut self, id: ExprId, scrutinee: ExprId, arms: &[Arm]) -> Val {
         let sv = self.eval(scrutinee);
+        self.note_name_parse(&sv, arms);
         // The fn's value decided by the variant of its receiver or a parameter.
         let by_variant = self.variant_input(id, scrutinee);
         let group = self.new_group();
-        let on_name = super::text::mentions_name(self.body, scrutinee);
+        // A match on a tool's name, or on a crate enum parsed from it.
+        let parsed = self.parsed_name_fallbacks(scrutinee);
+        let on_name = parsed.is_some() || super::text::mentions_name(self.body, scrutinee);
+        let unknown_variant = |body: &Body, pat: PatId| {
+            parsed.as_ref().is_some_and(|variants| {
+                matches!(&body.pat(pat).kind, PatKind::Path(p)
+                    if p.last().is_some_and(|l| variants.contains(l)))
+            })
+        };
         let mut out = Val::default();
         let mut ok_seen = false;
         let mut valued_arms = 0;
@@ -190,6 +199,7 @@ impl Flow<'_, '_> {
             let fallback = arm.guard.is_none()
                 && !ok_seen
                 && (super::text::is_fallback(self.body, arm.pat)
+                    || unknown_variant(self.body, arm.pat)
                     || (on_name
                         && matches!(&self.body.pat(arm.pat).kind,
                             PatKind::Path(p) if p.last().is_some_and(|l| l == "None"))));

@@ -83,6 +83,7 @@ impl Flow<'_, '_> {
             index: self.index.clone(),
             success_sinks: self.success_sinks.clone(),
             by_variant: self.by_variant.clone(),
+            name_parses: self.name_parses.clone(),
         }
     }
 }

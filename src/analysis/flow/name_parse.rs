@@ -1,0 +1,76 @@
+//! A string parsed into a crate enum by a `match` on string literals (`fn parse(s: &str) ->
+//! Tool { match s { "read" => Tool::Read, _ => Tool::Unknown } }`) is the same selection as
+//! the `match` on the string: a caller that `match`es the parsed value of a tool's name
+//! selects a tool, and its arm for the variant the parse's catch-all gives answers a name no
+//! tool has.
+
+use super::*;
+
+impl Flow<'_, '_> {
+    /// Records, for the fn's summary, a `match` on parameter `k` (a string) whose arms test
+    /// strings and whose catch-all gives a variant: `(k, that variant's name)`.
+    pub(crate) fn note_name_parse(&mut self, scrutinee_val: &Val, arms: &[Arm]) {
+        let mut params = scrutinee_val
+            .iter()
+            .filter(|o| o.part == Part::Plain)
+            .filter_map(|o| match o.fact {
+                Fact::Param(k) => Some(k),
+                _ => None,
+            });
+        let (Some(k), None) = (params.next(), params.next()) else {
+            return;
+        };
+        // A string arm: a literal or a crate constant holding one.
+        let types = self.env.types;
+        if !arms
+            .iter()
+            .any(|a| crate::analysis::strings::pattern_str(types, self.body, a.pat).is_some())
+        {
+            return;
+        }
+        for arm in arms {
+            if arm.guard.is_some() || !super::super::text::is_fallback(self.body, arm.pat) {
+                continue;
+            }
+            if let ExprKind::Path(p) = &self.body.expr(self.body.value_of(arm.body)).kind
+                && let Some(variant) = p.last()
+                && p.len() >= 2
+                && !self
+                    .name_parses
+                    .iter()
+                    .any(|(j, v)| *j == k && v == variant)
+            {
+                self.name_parses.push((k, variant.clone()));
+            }
+        }
+    }
+
+    /// The variants a crate fn's catch-all gives when `scrutinee` is a call of it that parses
+    /// a tool's name (the argument it parses mentions the name); `None` when it is no such
+    /// call.
+    pub(crate) fn parsed_name_fallbacks(&self, scrutinee: ExprId) -> Option<Vec<Name>> {
+        let call = self.body.peel(scrutinee);
+        let args: Vec<ExprId> = match &self.body.expr(call).kind {
+            // A method's parameters are numbered after its receiver.
+            ExprKind::Call { args, .. } | ExprKind::MethodCall { args, .. } => args.to_vec(),
+            _ => return None,
+        };
+        let mut out = Vec::new();
+        for site in self.resolved.targets(call).filter(|c| !c.may) {
+            for &t in &site.targets {
+                let Some(summary) = self.env.summaries.get(t as usize) else {
+                    continue;
+                };
+                for (k, variant) in &summary.name_parses {
+                    let passes_name = args
+                        .get(*k as usize)
+                        .is_some_and(|&a| super::super::text::mentions_name(self.body, a));
+                    if passes_name {
+                        out.push(variant.clone());
+                    }
+                }
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+}

@@ -5,7 +5,7 @@
 
 use super::model::{Channel, Failure};
 use super::paths::{HandlerReach, Path, chain_names, chain_to_fn, exit_what, failure};
-use crate::analysis::program::Site;
+use crate::analysis::program::{FnId, Site};
 use crate::analysis::value::{Fact, Origin, Part, Val};
 use crate::lints::Cx;
 use crate::lints::exits;
@@ -18,7 +18,28 @@ pub(super) fn unknown_tool_results(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<
     if node.closure.is_some() || cx.node_role(r.handler) != Role::Dispatcher {
         return;
     }
-    let f = node.func;
+    let hf = node.func;
+    // The dispatcher's own name `match`, and those of the fns it hands the request to.
+    let continued =
+        cx.a.program
+            .fn_ids()
+            .filter(|&g| cx.handlers.continues[g as usize] == Some(hf));
+    for f in std::iter::once(hf).chain(continued) {
+        let chain = if f == hf {
+            chain_names(cx, &[r.handler])
+        } else {
+            match chain_to_fn(cx, r, f) {
+                Some(chain) => chain,
+                None => continue,
+            }
+        };
+        fallback_results_of(cx, f, &chain, out);
+    }
+}
+
+/// The results fn `f` answers unknown tools with, as failures of the handler reached by
+/// `chain`.
+fn fallback_results_of(cx: &Cx<'_>, f: FnId, chain: &[String], out: &mut Vec<Failure>) {
     let body = &cx.a.program.def(f).body;
     for result in cx.a.facts[f as usize].fallback_results.iter() {
         if result.owner.is_some() {
@@ -35,7 +56,7 @@ pub(super) fn unknown_tool_results(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<
                 kind: "unknown_tool",
                 span: cx.span(f, body.expr(result.at).span),
                 func: f,
-                chain: chain_names(cx, &[r.handler]),
+                chain: chain.to_vec(),
                 what: "a tool result for an unknown tool".to_string(),
             },
             Some("unknown_tool_as_result"),

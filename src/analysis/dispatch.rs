@@ -58,8 +58,9 @@ impl Dispatch {
             .iter()
             .filter_map(|&f| {
                 let body = &program.def(f).body;
-                let arms = name_arms(&a.types, body);
-                (!arms.is_empty() || looks_up_by_name(body)).then_some((f, arms))
+                let names = &a.tool_names[f as usize];
+                let arms = name_arms(&a.types, body, names);
+                (!arms.is_empty() || looks_up_by_name(body, names)).then_some((f, arms))
             })
             .collect();
         let is_selector = |f: FnId| selectors.iter().any(|(s, _)| *s == f);
@@ -179,12 +180,12 @@ impl Dispatch {
 }
 
 /// Whether the body looks a tool up by its name: `tools.get(name)`, `registry.get(&params.name)`.
-fn looks_up_by_name(body: &Body) -> bool {
+fn looks_up_by_name(body: &Body, names: &[LocalId]) -> bool {
     body.exprs.iter().any(|e| {
         matches!(&e.kind, ExprKind::MethodCall { method, args, .. }
             if matches!(method.as_str(), "get" | "get_mut")
                 && args.len() == 1
-                && super::text::mentions_name(body, args[0]))
+                && super::text::mentions_name_given(body, args[0], names))
     })
 }
 
@@ -336,13 +337,13 @@ pub fn method_arms(types: &TypeTable<'_>, body: &Body, method: &str) -> Vec<Expr
 /// The branches that select a tool by its name: arms of a `match` on the name with a string
 /// pattern, and the `then` of an `if` that tests the name for a string (an `if`/`else if`
 /// chain), unless the strings are JSON-RPC method names.
-fn name_arms(types: &TypeTable<'_>, body: &Body) -> Vec<ExprId> {
+fn name_arms(types: &TypeTable<'_>, body: &Body, names: &[LocalId]) -> Vec<ExprId> {
     let mut out = Vec::new();
     let is_method = |s: &str| s.contains('/') || s == "initialize";
     for e in &body.exprs {
         match &e.kind {
             ExprKind::Match { scrutinee, arms } => {
-                if !super::text::mentions_name(body, *scrutinee) {
+                if !super::text::mentions_name_given(body, *scrutinee, names) {
                     continue;
                 }
                 let names: Vec<(ExprId, &str)> = arms
@@ -356,7 +357,7 @@ fn name_arms(types: &TypeTable<'_>, body: &Body) -> Vec<ExprId> {
             ExprKind::If { cond, then, .. } => {
                 if let Some((subject, value)) = strings::equality(types, body, *cond)
                     && !is_method(value)
-                    && super::text::mentions_name(body, subject)
+                    && super::text::mentions_name_given(body, subject, names)
                 {
                     out.push(*then);
                 }

@@ -43,6 +43,8 @@ pub struct Env<'p, 'a> {
     pub sdk: Option<&'p dyn Sdk>,
     pub config: &'p Config,
     pub summaries: &'p [Summary],
+    /// Per fn, the parameters' locals that callers pass a tool's name.
+    pub tool_names: &'p [Vec<LocalId>],
 }
 
 pub struct Flow<'p, 'a> {

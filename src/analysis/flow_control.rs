@@ -100,7 +100,7 @@ impl Flow<'_, '_> {
     /// A test of the requested tool's name against a tool's name (not a JSON-RPC method).
     fn is_name_test(&self, cond: ExprId) -> bool {
         super::strings::equality(self.env.types, self.body, cond).is_some_and(|(subject, v)| {
-            !v.contains('/') && v != "initialize" && super::text::mentions_name(self.body, subject)
+            !v.contains('/') && v != "initialize" && self.mentions_name(subject)
         })
     }
 
@@ -128,7 +128,7 @@ impl Flow<'_, '_> {
         matches!(&body.expr(cond).kind, ExprKind::Let { pat, expr }
             if matches!(&body.pat(*pat).kind, PatKind::TupleStruct { path, .. }
                 if path.last().is_some_and(|l| l == "Some"))
-                && super::text::mentions_name(body, *expr))
+                && self.mentions_name(*expr))
     }
 
     /// The value of a branch that answers an unknown tool name: a tool result in it (built
@@ -181,7 +181,7 @@ impl Flow<'_, '_> {
         let group = self.new_group();
         // A match on a tool's name, or on a crate enum parsed from it.
         let parsed = self.parsed_name_fallbacks(scrutinee);
-        let on_name = parsed.is_some() || super::text::mentions_name(self.body, scrutinee);
+        let on_name = parsed.is_some() || self.mentions_name(scrutinee);
         let unknown_variant = |body: &Body, pat: PatId| {
             parsed.as_ref().is_some_and(|variants| {
                 matches!(&body.pat(pat).kind, PatKind::Path(p)

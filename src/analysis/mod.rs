@@ -21,6 +21,7 @@ mod std_types;
 pub mod stdio;
 pub mod strings;
 pub mod text;
+mod tool_names;
 pub mod types;
 pub mod value;
 
@@ -46,6 +47,8 @@ pub struct Analysis<'a> {
     pub summaries: Vec<Summary>,
     /// Places in the crate's own files where a budget cut the analysis short, and why.
     pub incomplete: Vec<(Span, String)>,
+    /// Per fn, the locals of its parameters that callers pass a tool's name.
+    pub tool_names: Vec<Vec<crate::model::ir::LocalId>>,
 }
 
 /// Analyses a crate: `files` are its own (the first `own`) and those of the workspace
@@ -82,6 +85,7 @@ pub fn analyse<'a>(
         ));
     }
     let graph = Graph::build(&program, &resolved);
+    let tool_names = tool_names::tool_name_params(&program, &resolved);
     let n = program.fn_count();
     let mut summaries = vec![Summary::default(); n];
     let mut facts: Vec<FnFacts> = vec![FnFacts::default(); n];
@@ -98,6 +102,7 @@ pub fn analyse<'a>(
                     sdk,
                     config,
                     summaries: &summaries,
+                    tool_names: &tool_names,
                 };
                 for &f in scc.iter().filter(|&&f| reached[f as usize]) {
                     let (fact, summary) = flow::analyse_fn(&env, &resolved[f as usize], f);
@@ -126,6 +131,7 @@ pub fn analyse<'a>(
         facts,
         summaries,
         incomplete,
+        tool_names,
     }
 }
 

@@ -282,48 +282,119 @@ pub fn is_fallback(body: &Body, p: PatId) -> bool {
 /// `tool_name`, a `.name` access (`match request.name.as_ref()`), or a local initialised
 /// with one of these.
 pub fn mentions_name(body: &Body, e: ExprId) -> bool {
-    let mut stack = vec![e];
+    mentions_name_given(body, e, &[])
+}
+
+/// [`mentions_name`], where `names` are locals known to hold a tool's name (parameters a
+/// caller passes it: see `tool_names`).
+pub fn mentions_name_given(body: &Body, e: ExprId, names: &[LocalId]) -> bool {
+    // `(expr, content)`: with `content`, `expr` is a value whose content a pattern bound
+    // (`let Some(x) = expr else`): the name's own value read out of the request
+    // (`params["name"].as_str()`), not a value looked up with it (`tools.get(name)`), whose
+    // method arguments are not followed.
+    let mut stack = vec![(e, false)];
     let mut steps = 0;
-    while let Some(id) = stack.pop() {
+    while let Some((id, content)) = stack.pop() {
         steps += 1;
         if steps > 64 {
             return false;
         }
         match &body.expr(id).kind {
             ExprKind::Local(l) => {
-                let local = body.local(*l);
-                let n = &local.name;
-                if n == "name" || n == "tool_name" || n == "tool" {
+                if names.contains(l) {
                     return true;
                 }
-                // A local is what it was initialised with (`let id = request.name.as_str();`).
-                stack.extend(local.init);
+                let local = body.local(*l);
+                // A local is what it was initialised with (`let id = request.name.as_str();`),
+                // or the content of what it was unwrapped from.
+                stack.extend(local.init.map(|i| (i, content)));
+                stack.extend(local.unwraps.map(|u| (u, true)));
+                if let Some((tuple, i)) = local.element_of {
+                    stack.extend(tuple_element(body, tuple, i).map(|e| (e, content)));
+                }
             }
             ExprKind::Field { base, member } => {
                 if member == "name" || member == "tool_name" {
                     return true;
                 }
-                stack.push(*base);
+                stack.push((*base, content));
             }
             ExprKind::MethodCall { receiver, args, .. } => {
-                stack.push(*receiver);
-                stack.extend(args.iter().copied());
+                stack.push((*receiver, content));
+                // In a content, a key (`get("name")`) or a search by the name
+                // (`find(|t| t.name == name)`) selects by the name; other arguments do not.
+                if args.iter().any(|&a| searches_by_name(body, a, names)) {
+                    return true;
+                }
+                let keys = args.iter().filter(|&&a| {
+                    !content || matches!(body.expr(a).kind, ExprKind::Lit(Lit::Str(_)))
+                });
+                stack.extend(keys.map(|&a| (a, content)));
             }
             // `params["name"]`, `params.get("name")`.
             ExprKind::Index { base, index, .. } => {
-                stack.push(*base);
-                stack.push(*index);
+                stack.push((*base, content));
+                stack.push((*index, content));
             }
             ExprKind::Lit(Lit::Str(s)) => {
                 if matches!(&**s, "name" | "tool_name" | "tool") {
                     return true;
                 }
             }
-            ExprKind::Ref(i) | ExprKind::Deref(i) | ExprKind::Await(i) => stack.push(*i),
+            ExprKind::Ref(i) | ExprKind::Deref(i) | ExprKind::Await(i) => stack.push((*i, content)),
+            // `let name = match params["name"].as_str() { Some(n) => n, None => return .. }`:
+            // what a `match` gives is its scrutinee's content.
+            ExprKind::Match { scrutinee, .. } => stack.push((*scrutinee, true)),
+            // `let name = params.get("name").and_then(Value::as_str).ok_or(..)?;`
+            ExprKind::Try { expr, .. } => stack.push((*expr, content)),
+            // `.and_then(|p| p.get("name"))`: what the closure gives.
+            ExprKind::Closure(c) => stack.push((body.value_of(body.closure(*c).body), content)),
             _ => {}
         }
     }
     false
+}
+
+/// A closure that compares something with the requested tool's name
+/// (`tools.iter().find(|t| t.name() == tool_name)`): the element it accepts is the tool the
+/// request names.
+pub fn searches_by_name(body: &Body, arg: ExprId, names: &[LocalId]) -> bool {
+    let ExprKind::Closure(c) = body.expr(arg).kind else {
+        return false;
+    };
+    let test = body.value_of(body.closure(c).body);
+    match &body.expr(test).kind {
+        ExprKind::Binary {
+            op: BinOp::Eq,
+            lhs,
+            rhs,
+        } => [*lhs, *rhs]
+            .iter()
+            .any(|&side| mentions_name_given(body, side, names)),
+        _ => false,
+    }
+}
+
+/// The expression of element `i` of the tuple `e` builds (through `std::convert::identity`,
+/// which is its argument).
+fn tuple_element(body: &Body, mut e: ExprId, i: u32) -> Option<ExprId> {
+    // Each step goes into a strictly smaller expression; the bound is for hostile nesting.
+    for _ in 0..8 {
+        match &body.expr(e).kind {
+            ExprKind::Tuple(elems) => return elems.get(i as usize).copied(),
+            ExprKind::Call { func, args } if args.len() == 1 && is_identity(body, *func) => {
+                e = args[0];
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// `std::convert::identity` (or `core::`), however much of its path is written.
+fn is_identity(body: &Body, func: ExprId) -> bool {
+    matches!(&body.expr(func).kind, ExprKind::Path(p)
+        if p.len() >= 2 && p[p.len() - 1] == "identity" && p[p.len() - 2] == "convert")
 }
 
 /// The operand of `?` without its adapter (`x.map_err(..)?` → `x`), whether it is an

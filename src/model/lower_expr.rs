@@ -221,6 +221,8 @@ impl<'i, 's> BodyCx<'i, 's> {
             name: name.clone(),
             span,
             init: None,
+            unwraps: None,
+            element_of: None,
         });
         let id = (self.body.locals.len() - 1) as LocalId;
         self.scope.bind(name, id);
@@ -403,6 +405,7 @@ impl<'i, 's> BodyCx<'i, 's> {
             E::Let(l) => {
                 let value = self.expr(&l.expr);
                 let pat = self.pat(&l.pat);
+                self.note_unwrapped(pat, value);
                 let span = sp_start(l.let_token.span).to(self.span_of(value));
                 self.push(ExprKind::Let { pat, expr: value }, span)
             }
@@ -419,6 +422,7 @@ impl<'i, 's> BodyCx<'i, 's> {
                 for arm in &m.arms {
                     self.open();
                     let pat = self.pat(&arm.pat);
+                    self.note_elements(pat, scrutinee);
                     let guard = arm.guard.as_ref().map(|(_, g)| self.expr(g));
                     let body = self.expr(&arm.body);
                     self.close();

@@ -45,6 +45,13 @@ impl Flow<'_, '_> {
         }
     }
 
+    /// Whether `e` is, or is made from, the tool's name: read from the request, or from a
+    /// parameter a caller passes it.
+    pub(crate) fn mentions_name(&self, e: ExprId) -> bool {
+        let names = self.env.tool_names.get(self.func as usize);
+        super::super::text::mentions_name_given(self.body, e, names.map_or(&[], Vec::as_slice))
+    }
+
     /// The variants a crate fn's catch-all gives when `scrutinee` is a call of it that parses
     /// a tool's name (the argument it parses mentions the name); `None` when it is no such
     /// call.
@@ -64,7 +71,7 @@ impl Flow<'_, '_> {
                 for (k, variant) in &summary.name_parses {
                     let passes_name = args
                         .get(*k as usize)
-                        .is_some_and(|&a| super::super::text::mentions_name(self.body, a));
+                        .is_some_and(|&a| self.mentions_name(a));
                     if passes_name {
                         out.push(variant.clone());
                     }

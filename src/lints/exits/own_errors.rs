@@ -84,8 +84,18 @@ fn fed_by_tool(cx: &Cx<'_>, f: FnId, at: ExprId) -> bool {
         .iter()
         .filter(|(_, c)| *c == at)
         .any(|&(call, _)| {
-            let held = matches!(&body.expr(call).kind, ExprKind::Call { func, .. }
-                if matches!(body.expr(*func).kind, ExprKind::Local(_)));
+            // A tool held in a local: called (`tool(args)`), or a method of one that was
+            // found by the requested name (`tools.iter().find(|t| t.name() == name)`, then
+            // `tool.execute(args)`).
+            let names = &cx.a.tool_names[f as usize];
+            let held = match &body.expr(call).kind {
+                ExprKind::Call { func, .. } => matches!(body.expr(*func).kind, ExprKind::Local(_)),
+                ExprKind::MethodCall { receiver, .. } => {
+                    matches!(body.expr(*receiver).kind, ExprKind::Local(_))
+                        && crate::analysis::text::mentions_name_given(body, *receiver, names)
+                }
+                _ => false,
+            };
             held || resolved
                 .targets(call)
                 .filter(|c| !c.may)

@@ -139,7 +139,40 @@ impl<'s> BodyCx<'_, 's> {
         {
             self.body.locals[local as usize].init = init;
         }
+        if let Some(value) = init {
+            if els.is_some() {
+                self.note_unwrapped(pat, value);
+            }
+            self.note_elements(pat, value);
+        }
         Stmt::Let { pat, ty, init, els }
+    }
+
+    /// `(x, y)` of `value`: each plain binding is the element of `value` at its position.
+    pub(super) fn note_elements(&mut self, pat: PatId, value: ExprId) {
+        let PatKind::Tuple(elems) = &self.body.pat(pat).kind else {
+            return;
+        };
+        let bound: Vec<(u32, LocalId)> = elems
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &e)| Some((u32::try_from(i).ok()?, plain_binding(&self.body, e)?)))
+            .collect();
+        for (i, local) in bound {
+            self.body.locals[local as usize].element_of = Some((value, i));
+        }
+    }
+
+    /// `Some(x)` / `Ok(x)` of `value` in a `let .. else` or an `if let`: `x` is the content of
+    /// `value`.
+    pub(super) fn note_unwrapped(&mut self, pat: PatId, value: ExprId) {
+        if let PatKind::TupleStruct { path, elems } = &self.body.pat(pat).kind
+            && elems.len() == 1
+            && path.last().is_some_and(|l| l == "Some" || l == "Ok")
+            && let Some(local) = plain_binding(&self.body, elems[0])
+        {
+            self.body.locals[local as usize].unwraps = Some(value);
+        }
     }
 }
 

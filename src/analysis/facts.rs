@@ -281,6 +281,8 @@ pub struct FnFacts {
     pub fallback_exprs: Vec<ExprId>,
     /// Calls, macros and struct literals evaluated in an arm that selects a tool by name.
     pub tool_arm_exprs: Vec<ExprId>,
+    /// The calls whose result the fn returns unchanged (its tail, its `return`s).
+    pub returned_calls: Vec<ExprId>,
 }
 
 /// Param sink bits.

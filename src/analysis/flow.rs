@@ -25,6 +25,7 @@ use crate::sdk::Sdk;
 mod bindings;
 mod boundaries;
 mod exits;
+mod forwards;
 mod name_parse;
 mod variants;
 
@@ -157,6 +158,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             owner: None,
             facts: FnFacts {
                 call_places: vec![CallPlace::default(); resolved.calls.len()],
+                returned_calls: forwards::returned_calls(&def.body),
                 ..FnFacts::default()
             },
             branch: Vec::new(),

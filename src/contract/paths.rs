@@ -124,7 +124,7 @@ pub(super) fn success_failures(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Fail
             Fact::ErrJson => "failure_data",
             _ => "error_value",
         };
-        let what = error_as_success::why_text(cx, &site.why)
+        let what = error_as_success::why_text(cx, &site.why, site.func)
             .trim_end_matches(',')
             .to_string();
         out.push(failure(

@@ -97,14 +97,14 @@ pub(crate) fn returned_failures(cx: &Cx<'_>, h: NodeId, f: FnId) -> Vec<SuccessS
             if o.part == Part::Err || !o.fact.is_failure() {
                 continue;
             }
-            let at = match o.via {
-                Some(via) => via,
-                None if o.site.func == f => o.site,
-                None => continue,
+            // Made in a helper the tool hands back unchanged: where the helper makes it.
+            let (at, call) = match o.via {
+                Some(via) => (via, true),
+                None => (o.site, false),
             };
             out.push(SuccessSite {
                 func: at.func,
-                at: if o.via.is_some() {
+                at: if call {
                     cx.call_head_span(at)
                 } else {
                     cx.site_span(at)
@@ -161,9 +161,11 @@ pub(crate) fn returns_of<'a>(
         .collect()
 }
 
-pub(crate) fn why_text(cx: &Cx<'_>, why: &Origin) -> String {
+/// What the failure put into a success at a site in fn `at` is: a helper's text when it was
+/// made in another fn.
+pub(crate) fn why_text(cx: &Cx<'_>, why: &Origin, at: FnId) -> String {
     let program = &cx.a.program;
-    if why.via.is_some() {
+    if why.via.is_some() || why.site.func != at {
         let helper = program.name(why.site.func);
         return format!("the text of `{helper}`, which returns failure text,");
     }
@@ -196,7 +198,7 @@ fn finding(cx: &Cx<'_>, site: &SuccessSite, reach: &Reach) -> Finding {
     } else {
         format!(
             "{} is sent with `isError: false`: the model takes it for a result",
-            why_text(cx, &site.why)
+            why_text(cx, &site.why, site.func)
         )
     };
     let handler_fn = cx.a.program.node(reach.handler).func;

@@ -394,6 +394,17 @@ impl Flow<'_, '_> {
                 .filter(|o| o.part != Part::Err && is_made_error(o.fact))
                 .count()
                 > 1;
+            // Failure text a helper returns, handed back unchanged here, is put into a success
+            // further up: the call that is not a forward is where it leaves the helpers.
+            // A call this fn returns unchanged, handing on only its own parameters, adds
+            // nothing: the fn is a wrapper of the callee. A call that hands on a value of its
+            // own (`return error_json(&e)`) is where that value becomes the fn's.
+            let forwarded = self.owner.is_none()
+                && self.facts.returned_calls.contains(&id)
+                && args.iter().all(|a| {
+                    // A literal or any other value made here is the fn's own.
+                    !a.is_empty() && a.iter().all(|o| matches!(o.fact, Fact::Param(_)))
+                });
             for o in ret.iter() {
                 match o.fact {
                     Fact::Param(k) => {
@@ -432,7 +443,11 @@ impl Flow<'_, '_> {
                         })
                     }
                     _ => out.push(Origin {
-                        via: o.via.or(Some(self.site(id))),
+                        via: if forwarded && o.part != Part::Err && o.fact.is_failure() {
+                            o.via
+                        } else {
+                            o.via.or(Some(self.site(id)))
+                        },
                         wrap: None,
                         local: None,
                         ..*o

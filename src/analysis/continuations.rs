@@ -25,9 +25,11 @@ pub(super) fn continuations(a: &Analysis<'_>, roles: &[Role]) -> Vec<Option<FnId
     // Each fn is pushed at most once (when `out` is first set for it): linear in the calls.
     while let Some((f, dispatcher)) = work.pop() {
         for t in calls_before_selection(a, f) {
+            // A fn the SDK would take for a tool by its signature alone (rust-mcp-sdk's
+            // `Result<CallToolResult, CallToolError>`) is no tool when it selects one.
             if leads[t as usize]
                 && t != dispatcher
-                && roles[t as usize] == Role::None
+                && matches!(roles[t as usize], Role::None | Role::Tool)
                 && out[t as usize].is_none()
             {
                 out[t as usize] = Some(dispatcher);
@@ -118,6 +120,40 @@ fn forwarded_call(body: &Body, mut e: ExprId) -> ExprId {
             ExprKind::Await(inner) | ExprKind::Return(Some(inner)) => e = *inner,
             ExprKind::Try { expr, .. } => e = *expr,
             _ => return e,
+        }
+    }
+}
+
+/// A fn the SDK takes for a tool by its signature, whose every caller in the crate is a tool
+/// that returns its value unchanged (`fn call_tool(&self) -> R { self.run() }` with `run`
+/// of the same signature), is that tool's body, not a tool of its own.
+pub(super) fn demote_tool_bodies(
+    a: &Analysis<'_>,
+    roles: &mut [Role],
+    by_signature: impl Fn(FnId) -> bool,
+) {
+    let program = &a.program;
+    // Per fn: (called by a tool that forwards it, called otherwise).
+    let mut calls = vec![(false, false); roles.len()];
+    for f in program.fn_ids().filter(|&f| program.is_own(f)) {
+        let tool = matches!(roles[f as usize], Role::Tool | Role::TraitTool);
+        let returned = &a.facts[f as usize].returned_calls;
+        for c in &a.resolved[f as usize].calls {
+            let forward = tool && !c.may && c.owner.is_none() && returned.contains(&c.expr);
+            for &t in c.targets.iter().filter(|&&t| t != f) {
+                let entry = &mut calls[t as usize];
+                if forward {
+                    entry.0 = true;
+                } else {
+                    entry.1 = true;
+                }
+            }
+        }
+    }
+    for f in program.fn_ids() {
+        if roles[f as usize] == Role::Tool && calls[f as usize] == (true, false) && by_signature(f)
+        {
+            roles[f as usize] = Role::None;
         }
     }
 }

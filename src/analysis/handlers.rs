@@ -92,6 +92,11 @@ impl Handlers {
         } else {
             vec![None; roles.len()]
         };
+        for (f, c) in continues.iter().enumerate() {
+            if c.is_some() {
+                roles[f] = Role::None;
+            }
+        }
         for round in 0..rounds {
             for f in program.fn_ids() {
                 let role = roles[f as usize];
@@ -130,6 +135,10 @@ impl Handlers {
                     }
                 }
             }
+        }
+        if let Some(sdk) = sdk {
+            let by_signature = |f: FnId| tool_by_signature(program, &a.types, sdk, f);
+            super::continuations::demote_tool_bodies(a, &mut roles, by_signature);
         }
         let channels: Vec<Channel> = program
             .fn_ids()
@@ -274,6 +283,22 @@ pub(super) fn role_of(
         &def.name,
         types.ret(f),
     )
+}
+
+/// Whether the SDK takes fn `f` for a tool by its signature alone, not by an attribute.
+fn tool_by_signature(
+    program: &Program<'_>,
+    types: &super::types::TypeTable<'_>,
+    sdk: &dyn Sdk,
+    f: FnId,
+) -> bool {
+    let def = program.def(f);
+    let file = program.file_ir(f);
+    let implementation = match def.kind {
+        FnKind::Method { impl_idx } => file.impls.get(impl_idx as usize),
+        _ => None,
+    };
+    sdk.role(&file.imports, implementation, &[], &def.name, types.ret(f)) == Role::Tool
 }
 
 /// Handlers given to the SDK's handler-registering methods: closures, and crate fns given by

@@ -60,7 +60,10 @@ impl Dispatch {
                 let body = &program.def(f).body;
                 let names = &a.tool_names[f as usize];
                 let arms = name_arms(&a.types, body, names);
-                (!arms.is_empty() || looks_up_by_name(body, names)).then_some((f, arms))
+                let selects = !arms.is_empty()
+                    || looks_up_by_name(body, names)
+                    || calls_found_by_name(body, names);
+                selects.then_some((f, arms))
             })
             .collect();
         let is_selector = |f: FnId| selectors.iter().any(|(s, _)| *s == f);
@@ -189,6 +192,38 @@ fn looks_up_by_name(body: &Body, names: &[LocalId]) -> bool {
     })
 }
 
+/// Whether the body calls what it found by the tool's name: `(tool.handler)(args)` or
+/// `tool.run(args)` on a `tool` a search by the name gave (`tools.iter().find(|t| t.name ==
+/// name)`). A search whose result is only read (a description) selects nothing to run.
+fn calls_found_by_name(body: &Body, names: &[LocalId]) -> bool {
+    body.exprs.iter().any(|e| match &e.kind {
+        ExprKind::Call { func, .. } => {
+            matches!(
+                body.expr(*func).kind,
+                ExprKind::Field { .. } | ExprKind::Local(_)
+            ) && super::text::mentions_name_given(body, *func, names)
+        }
+        ExprKind::MethodCall { receiver, .. } => {
+            matches!(body.expr(*receiver).kind, ExprKind::Local(_))
+                && super::text::mentions_name_given(body, *receiver, names)
+                && found_by_search(body, *receiver)
+        }
+        _ => false,
+    })
+}
+
+/// Whether a local holds what a search gave (`let Some(t) = tools.iter().find(..) else`).
+fn found_by_search(body: &Body, e: ExprId) -> bool {
+    let ExprKind::Local(l) = body.expr(e).kind else {
+        return false;
+    };
+    let local = body.local(l);
+    local.unwraps.or(local.init).is_some_and(|v| {
+        matches!(&body.expr(body.peel(v)).kind, ExprKind::MethodCall { args, .. }
+            if args.iter().any(|&a| matches!(body.expr(a).kind, ExprKind::Closure(_))))
+    })
+}
+
 /// Whether `call` calls a value held in a local (a tool looked up in a registry).
 fn calls_held_value(body: &Body, call: ExprId) -> bool {
     matches!(&body.expr(call).kind, ExprKind::Call { func, .. }
@@ -238,7 +273,10 @@ fn registration<'b>(body: &'b Body, e: &'b ExprKind) -> Option<(&'b str, Vec<Exp
         Some((key?, values)).filter(|(_, v)| !v.is_empty())
     };
     match e {
-        ExprKind::MethodCall { args, .. } => {
+        ExprKind::MethodCall { args, method, .. } => {
+            if super::std_types::VALUE_THEN_CLOSURE.contains(&method.as_str()) {
+                return None;
+            }
             let (first, rest) = args.split_first()?;
             let key = key_str(body, *first).filter(|k| is_tool_name(k))?;
             (!rest.is_empty()).then(|| (key, rest.to_vec()))

@@ -154,6 +154,11 @@ pub(super) const STD_METHODS: &[&str] = &[
     "with",
 ];
 
+/// std methods of `Option`, `Result` and iterators that take a plain value and a closure
+/// (`map_or("none", |t| t.name)`, `fold(String::new(), |acc, x| ..)`): a string and a closure
+/// handed to one register nothing.
+pub(super) const VALUE_THEN_CLOSURE: &[&str] = &["map_or", "fold", "try_fold"];
+
 /// Wrapper methods whose result is their receiver (for typing).
 pub(super) const SAME_TYPE: &[&str] = &[
     "clone",

@@ -7,11 +7,15 @@ impl Flow<'_, '_> {
     pub fn call(&mut self, id: ExprId, func: ExprId, args: &[ExprId]) -> Val {
         let body = self.body;
         let ExprKind::Path(path) = &body.expr(func).kind else {
-            let held = matches!(body.expr(func).kind, ExprKind::Local(_));
+            let held = matches!(
+                body.expr(func).kind,
+                ExprKind::Local(_) | ExprKind::Field { .. }
+            );
             self.eval(func);
             self.args_within(id, args, false);
-            // A fn value held in a local (a tool looked up in a registry): what the caller
-            // makes of its error can be traced back to the call.
+            // A fn value held in a local or a field (a tool looked up in a registry,
+            // `(tool.handler)(args)`): what the caller makes of its error can be traced back
+            // to the call.
             let mut v = Val::default();
             if held {
                 v.push(Origin {

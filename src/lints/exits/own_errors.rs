@@ -89,7 +89,13 @@ fn fed_by_tool(cx: &Cx<'_>, f: FnId, at: ExprId) -> bool {
             // `tool.execute(args)`).
             let names = &cx.a.tool_names[f as usize];
             let held = match &body.expr(call).kind {
-                ExprKind::Call { func, .. } => matches!(body.expr(*func).kind, ExprKind::Local(_)),
+                ExprKind::Call { func, .. } => match body.expr(*func).kind {
+                    ExprKind::Local(_) => true,
+                    ExprKind::Field { .. } => {
+                        crate::analysis::text::mentions_name_given(body, *func, names)
+                    }
+                    _ => false,
+                },
                 ExprKind::MethodCall { receiver, .. } => {
                     matches!(body.expr(*receiver).kind, ExprKind::Local(_))
                         && crate::analysis::text::mentions_name_given(body, *receiver, names)

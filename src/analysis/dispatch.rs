@@ -219,7 +219,7 @@ fn found_by_search(body: &Body, e: ExprId) -> bool {
     };
     let local = body.local(l);
     local.unwraps.or(local.init).is_some_and(|v| {
-        matches!(&body.expr(body.peel(v)).kind, ExprKind::MethodCall { args, .. }
+        matches!(&body.expr(body.peel(body.value_of(v))).kind, ExprKind::MethodCall { args, .. }
             if args.iter().any(|&a| matches!(body.expr(a).kind, ExprKind::Closure(_))))
     })
 }

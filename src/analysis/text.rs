@@ -347,6 +347,12 @@ pub fn mentions_name_given(body: &Body, e: ExprId, names: &[LocalId]) -> bool {
             ExprKind::Match { scrutinee, .. } => stack.push((*scrutinee, true)),
             // `let name = params.get("name").and_then(Value::as_str).ok_or(..)?;`
             ExprKind::Try { expr, .. } => stack.push((*expr, content)),
+            // A block is its value; a std conversion (`AsRef::as_ref(name)`,
+            // `String::from(name)`) is what it converts.
+            ExprKind::Block { tail: Some(t), .. } => stack.push((*t, content)),
+            ExprKind::Call { func, args } if args.len() == 1 && is_conversion(body, *func) => {
+                stack.push((args[0], content));
+            }
             // `.and_then(|p| p.get("name"))`: what the closure gives.
             ExprKind::Closure(c) => stack.push((body.value_of(body.closure(*c).body), content)),
             _ => {}
@@ -389,6 +395,14 @@ fn tuple_element(body: &Body, mut e: ExprId, i: u32) -> Option<ExprId> {
         }
     }
     None
+}
+
+/// A std conversion called by path: `AsRef::as_ref`, `Borrow::borrow`, `From::from`,
+/// `String::from`, `ToString::to_string`, `ToOwned::to_owned`, `Into::into`, `identity`.
+fn is_conversion(body: &Body, func: ExprId) -> bool {
+    matches!(&body.expr(func).kind, ExprKind::Path(p)
+        if p.last().is_some_and(|l| matches!(l.as_str(),
+            "as_ref" | "borrow" | "from" | "to_string" | "to_owned" | "into" | "identity")))
 }
 
 /// `std::convert::identity` (or `core::`), however much of its path is written.

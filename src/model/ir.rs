@@ -275,8 +275,8 @@ pub struct LocalDef {
     /// The value a plain `let x = value;` binds it to (no pattern, no `else`): a local is
     /// what it was initialised with, whatever it is called.
     pub init: Option<ExprId>,
-    /// The value whose `Some(..)` or `Ok(..)` content a `let Some(x) = value else { .. }` or
-    /// an `if let`/`while let Some(x) = value` binds it to.
+    /// The value whose `Some(..)` or `Ok(..)` content a `let Some(x) = value else { .. }`, an
+    /// `if let`/`while let Some(x) = value` or a `match value { Some(x) => .. }` binds it to.
     pub unwraps: Option<ExprId>,
     /// The value and the position in it, when a tuple pattern binds it to one element
     /// (`match (a, b) { (x, y) => .. }`, `let (x, y) = pair;`).

@@ -423,6 +423,7 @@ impl<'i, 's> BodyCx<'i, 's> {
                     self.open();
                     let pat = self.pat(&arm.pat);
                     self.note_elements(pat, scrutinee);
+                    self.note_unwrapped(pat, scrutinee);
                     let guard = arm.guard.as_ref().map(|(_, g)| self.expr(g));
                     let body = self.expr(&arm.body);
                     self.close();

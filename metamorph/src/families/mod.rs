@@ -48,6 +48,7 @@ pub fn all() -> Vec<&'static dyn Family> {
         &registration::RegistrationFromArray,
         &registration::RegistrationCollect,
         &registration::RegistrationFnCast,
+        &registration::RegistrationVec,
         &eta::EtaExpand,
         &eta::EtaReduce,
         &reexport::Reexport,

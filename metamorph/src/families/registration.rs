@@ -10,6 +10,9 @@
 //!
 //! `registration_fn_cast`: `m.insert(k, f)` with a fn of the same module becomes
 //! `m.insert(k, f as fn(A) -> R)`, the pointer type spelled from `f`'s signature.
+//!
+//! `registration_vec` (`registration_vec.rs`): such a map read only by `get` becomes a vector
+//! of entries searched by key.
 
 use std::ops::Range;
 
@@ -25,6 +28,7 @@ use crate::tree::Tree;
 pub struct RegistrationFromArray;
 pub struct RegistrationCollect;
 pub struct RegistrationFnCast;
+pub struct RegistrationVec;
 
 impl Family for RegistrationFromArray {
     fn name(&self) -> &'static str {
@@ -65,6 +69,20 @@ impl Family for RegistrationFnCast {
 
     fn rewrite(&self, tree: &Tree) -> Rewrite {
         cast::rewrite_fn_casts(tree)
+    }
+}
+
+impl Family for RegistrationVec {
+    fn name(&self) -> &'static str {
+        "registration_vec"
+    }
+
+    fn about(&self) -> &'static str {
+        "a map filled by inserts and read by `get` becomes a vector of entries searched by key"
+    }
+
+    fn rewrite(&self, tree: &Tree) -> Rewrite {
+        vec_form::rewrite_vec_runs(tree)
     }
 }
 
@@ -457,6 +475,8 @@ fn manifest_edition(tree: &Tree, manifest: &str) -> u32 {
 mod cast;
 #[path = "registration_entries.rs"]
 mod entries;
+#[path = "registration_vec.rs"]
+mod vec_form;
 
 #[cfg(test)]
 #[path = "registration_tests.rs"]

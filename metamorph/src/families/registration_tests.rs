@@ -364,3 +364,109 @@ fn f() {
 }";
     assert_eq!(sites(&RegistrationFnCast, main), 0);
 }
+
+/// Local registries read only by `get`, with keys looked up as `&&str`, `&String`, `&str`
+/// and a literal, a closure among the fns, and a map the family must leave alone (read by
+/// `keys`).
+const LOOKUP_PROGRAM: &str = r#"
+use std::collections::HashMap;
+
+fn up(s: &str) -> String {
+    s.to_uppercase()
+}
+
+fn rev(s: &str) -> String {
+    s.chars().rev().collect()
+}
+
+fn run(requests: &[(&str, &str)]) -> Vec<String> {
+    let mut tools: HashMap<&'static str, fn(&str) -> String> = HashMap::new();
+    tools.insert("up", up);
+    tools.insert("rev", rev);
+    tools.insert("len", |s| s.len().to_string());
+    let mut out = Vec::new();
+    for (name, arg) in requests {
+        match tools.get(name) {
+            Some(f) => out.push(f(arg)),
+            None => out.push(format!("unknown tool {name}")),
+        }
+        let owned = name.to_string();
+        if let Some(f) = tools.get(owned.as_str()) {
+            out.push(f("again"));
+        }
+        if tools.get(*name).is_none() {
+            out.push("missing".into());
+        }
+    }
+    out.push(tools.get("up").map_or("none".to_string(), |f| f("literal")));
+    out
+}
+
+fn listed() -> Vec<&'static str> {
+    let mut all: HashMap<&'static str, u32> = HashMap::new();
+    all.insert("a", 1);
+    all.insert("b", 2);
+    let mut keys: Vec<&'static str> = all.keys().copied().collect();
+    keys.sort();
+    keys
+}
+
+fn main() {
+    println!("{:?}", run(&[("up", "a"), ("rev", "abc"), ("len", "xyz"), ("nope", "q")]));
+    println!("{:?}", listed());
+}
+"#;
+
+#[test]
+fn a_registry_read_by_get_answers_the_same_as_a_vector_searched_by_key() {
+    let out = testing::same_behaviour(&RegistrationVec, &[("src/main.rs", LOOKUP_PROGRAM)]);
+    let text = &out.tree.files["src/main.rs"];
+    // The run and its four lookups; the map read by `keys` is left alone.
+    assert_eq!(out.sites, 5, "{text}");
+    assert!(
+        text.contains("let tools: Vec<MmEntry0<&'static str, fn(&str) -> String>> = vec!["),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "MmEntry0 { key: \"len\", handler: (|s| s.len().to_string()) as fn(&str) -> String },"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("AsRef::<str>::as_ref(owned.as_str())"),
+        "{text}"
+    );
+    assert!(text.contains("all.insert(\"a\", 1);"), "{text}");
+}
+
+#[test]
+fn a_registry_with_another_use_or_a_key_that_is_not_str_is_left_alone() {
+    let moved = "use std::collections::HashMap;
+fn main() {
+    let mut m: HashMap<&'static str, u8> = HashMap::new();
+    m.insert(\"a\", 1);
+    m.insert(\"b\", 2);
+    println!(\"{:?} {}\", m.get(\"a\"), m.len());
+}
+";
+    assert_eq!(testing::rewrite(&RegistrationVec, moved).sites, 0);
+    let numbers = "use std::collections::HashMap;
+fn main() {
+    let mut m: HashMap<u8, u8> = HashMap::new();
+    m.insert(1, 1);
+    m.insert(2, 2);
+    println!(\"{:?}\", m.get(&1));
+}
+";
+    assert_eq!(testing::rewrite(&RegistrationVec, numbers).sites, 0);
+    let computed_key = "use std::collections::HashMap;
+fn main() {
+    let mut m: HashMap<&'static str, u8> = HashMap::new();
+    m.insert(\"a\", 1);
+    m.insert(\"b\", 2);
+    println!(\"{:?}\", m.get(&*format!(\"a\")));
+}
+";
+    assert_eq!(testing::rewrite(&RegistrationVec, computed_key).sites, 0);
+}

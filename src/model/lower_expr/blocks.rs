@@ -163,8 +163,8 @@ impl<'s> BodyCx<'_, 's> {
         }
     }
 
-    /// `Some(x)` / `Ok(x)` of `value` in a `let .. else` or an `if let`: `x` is the content of
-    /// `value`.
+    /// `Some(x)` / `Ok(x)` of `value` in a `let .. else`, an `if let` or a `match` arm: `x` is
+    /// the content of `value`.
     pub(super) fn note_unwrapped(&mut self, pat: PatId, value: ExprId) {
         if let PatKind::TupleStruct { path, elems } = &self.body.pat(pat).kind
             && elems.len() == 1

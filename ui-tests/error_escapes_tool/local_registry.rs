@@ -7,8 +7,6 @@ use std::io::BufRead;
 
 use serde_json::{Value, json};
 
-type ToolFn = fn(&Value) -> Result<String, String>;
-
 fn size(args: &Value) -> Result<String, String> {
     let path = args["path"].as_str().ok_or("path is required")?;
     let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
@@ -20,7 +18,7 @@ fn ping(_args: &Value) -> Result<String, String> {
 }
 
 fn answer(id: &Value, params: &Value) -> Value {
-    let mut tools: HashMap<&'static str, ToolFn> = HashMap::new();
+    let mut tools: HashMap<&'static str, fn(&Value) -> Result<String, String>> = HashMap::new();
     tools.insert("size", size);
     tools.insert("ping", ping);
     let requested = params["name"].as_str().unwrap_or_default();

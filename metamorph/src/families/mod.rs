@@ -49,6 +49,7 @@ pub fn all() -> Vec<&'static dyn Family> {
         &registration::RegistrationCollect,
         &registration::RegistrationFnCast,
         &registration::RegistrationVec,
+        &registration::RegistrationBoxed,
         &eta::EtaExpand,
         &eta::EtaReduce,
         &reexport::Reexport,

@@ -12,7 +12,8 @@
 //! `m.insert(k, f as fn(A) -> R)`, the pointer type spelled from `f`'s signature.
 //!
 //! `registration_vec` (`registration_vec.rs`): such a map read only by `get` becomes a vector
-//! of entries searched by key.
+//! of entries searched by key. `registration_boxed` (`registration_boxed.rs`): such a map of fn
+//! pointers whose found values are only called holds `Box<dyn Fn>` instead.
 
 use std::ops::Range;
 
@@ -29,6 +30,7 @@ pub struct RegistrationFromArray;
 pub struct RegistrationCollect;
 pub struct RegistrationFnCast;
 pub struct RegistrationVec;
+pub struct RegistrationBoxed;
 
 impl Family for RegistrationFromArray {
     fn name(&self) -> &'static str {
@@ -83,6 +85,20 @@ impl Family for RegistrationVec {
 
     fn rewrite(&self, tree: &Tree) -> Rewrite {
         vec_form::rewrite_vec_runs(tree)
+    }
+}
+
+impl Family for RegistrationBoxed {
+    fn name(&self) -> &'static str {
+        "registration_boxed"
+    }
+
+    fn about(&self) -> &'static str {
+        "a map of fn pointers whose found values are only called holds `Box<dyn Fn>` instead"
+    }
+
+    fn rewrite(&self, tree: &Tree) -> Rewrite {
+        boxed::rewrite_boxed_runs(tree)
     }
 }
 
@@ -471,6 +487,8 @@ fn manifest_edition(tree: &Tree, manifest: &str) -> u32 {
     }
 }
 
+#[path = "registration_boxed.rs"]
+mod boxed;
 #[path = "registration_cast.rs"]
 mod cast;
 #[path = "registration_entries.rs"]

@@ -470,3 +470,84 @@ fn main() {
 ";
     assert_eq!(testing::rewrite(&RegistrationVec, computed_key).sites, 0);
 }
+
+/// A registry of fn pointers whose found values are only called (in a `match` and an `if
+/// let`), with a fn, an associated fn and closures (one untyped) among them; and one whose
+/// found value is copied out, which must stay pointers.
+const BOXED_PROGRAM: &str = r#"
+use std::collections::HashMap;
+
+fn up(s: &str) -> String {
+    s.to_uppercase()
+}
+
+struct Tools;
+
+impl Tools {
+    fn rev(s: &str) -> String {
+        s.chars().rev().collect()
+    }
+}
+
+fn run(requests: &[(&str, &str)]) -> Vec<String> {
+    let suffix = "!".to_string();
+    let mut tools: HashMap<&'static str, fn(&str) -> String> = HashMap::new();
+    tools.insert("up", up);
+    tools.insert("rev", Tools::rev);
+    tools.insert("len", |s| s.len().to_string());
+    tools.insert("twice", |s: &str| format!("{s}{s}"));
+    let mut out = Vec::new();
+    for (name, arg) in requests {
+        match tools.get(name) {
+            Some(f) => {
+                let answer = f(arg);
+                out.push(answer + &suffix)
+            }
+            None => out.push(format!("unknown tool {name}")),
+        }
+        if let Some(f) = tools.get(name) {
+            out.push(f(&f("x")));
+        }
+    }
+    out
+}
+
+fn copied() -> String {
+    let mut only: HashMap<&'static str, fn(&str) -> String> = HashMap::new();
+    only.insert("up", up);
+    only.insert("rev", Tools::rev);
+    let f = *only.get("up").unwrap();
+    f("copied")
+}
+
+fn main() {
+    println!("{:?}", run(&[("up", "a"), ("rev", "abc"), ("len", "xyz"), ("twice", "t"), ("no", "q")]));
+    println!("{}", copied());
+}
+"#;
+
+#[test]
+fn a_registry_whose_tools_are_only_called_answers_the_same_with_boxed_closures() {
+    let out = testing::same_behaviour(&RegistrationBoxed, &[("src/main.rs", BOXED_PROGRAM)]);
+    let text = &out.tree.files["src/main.rs"];
+    assert!(
+        text.contains(
+            "let mut tools: HashMap<&'static str, Box<dyn Fn(&str) -> String>> = HashMap::new();"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("tools.insert(\"rev\", Box::new(Tools::rev));"),
+        "{text}"
+    );
+    assert!(
+        text.contains("tools.insert(\"len\", Box::new(|s| s.len().to_string()));"),
+        "{text}"
+    );
+    // The registry whose value is copied out keeps its pointers.
+    assert!(
+        text.contains("let mut only: HashMap<&'static str, fn(&str) -> String>"),
+        "{text}"
+    );
+    assert!(text.contains("only.insert(\"up\", up);"), "{text}");
+}

@@ -27,6 +27,8 @@ pub struct Dispatch {
     pub inline_tools: Vec<(FnId, ExprId)>,
     /// Whether some `tools/call` arm exists: the crate serves tools.
     pub serves: bool,
+    /// Fns that answer JSON-RPC requests by their method: the ones with a `tools/call` arm.
+    pub requests: Vec<FnId>,
     /// `tools/call` arms that reach no selector, in a fn that is no dispatcher otherwise
     /// (the request loop in `main` unpacking the call for a router): the arm is the
     /// dispatcher, its own panics are the request's.
@@ -78,6 +80,7 @@ impl Dispatch {
             let body = &program.def(f).body;
             for arm in tools_call_arms(&a.types, body) {
                 d.serves = true;
+                d.requests.push(f);
                 let span = body.expr(arm).span;
                 let mut entered = false;
                 let mut delegates = false;
@@ -104,6 +107,11 @@ impl Dispatch {
                     d.dispatchers.push(f);
                 } else if !entered && !delegates {
                     d.arms.push((f, arm));
+                } else if !entered {
+                    // The fn the `tools/call` arm hands the request to, whose answer is the
+                    // arm's, answers `tools/call` whatever it is called, also when it selects
+                    // no tool by name (a server of one tool).
+                    d.dispatchers.extend(answering_callees(a, f, body, arm));
                 }
             }
         }
@@ -123,6 +131,9 @@ impl Dispatch {
             registrations(a, &own, &mut d);
         }
         d.arms.retain(|(f, _)| !d.dispatchers.contains(f));
+        d.requests.sort_unstable();
+        d.requests.dedup();
+        d.requests.retain(|f| !d.dispatchers.contains(f));
         d.dispatchers.sort_unstable();
         d.dispatchers.dedup();
         d.tools.retain(|t| !d.dispatchers.contains(t));
@@ -190,6 +201,35 @@ fn looks_up_by_name(body: &Body, names: &[LocalId]) -> bool {
                 && args.len() == 1
                 && super::text::mentions_name_given(body, args[0], names))
     })
+}
+
+/// The crate fns whose result is the value of `arm` (in fn `f`), awaited or not.
+fn answering_callees(a: &Analysis<'_>, f: FnId, body: &Body, arm: ExprId) -> Vec<FnId> {
+    let mut value = body.value_of(arm);
+    while let ExprKind::Await(inner) | ExprKind::Try { expr: inner, .. } = &body.expr(value).kind {
+        value = body.value_of(*inner);
+    }
+    let resolved = &a.resolved[f as usize];
+    resolved
+        .at(value)
+        .map(|i| &resolved.calls[i as usize])
+        .filter(|c| !c.may && matches!(c.kind, CallKind::Call | CallKind::Method))
+        .flat_map(|c| c.targets.iter().copied())
+        .filter(|&t| a.program.is_own(t) && t != f && !builds_only_errors(a, t))
+        .collect()
+}
+
+/// Whether what fn `t` returns is a JSON-RPC error object and nothing else (an
+/// `error_response(id, code, message)` builder): it answers no tool.
+fn builds_only_errors(a: &Analysis<'_>, t: FnId) -> bool {
+    let ret = &a.summaries[t as usize].ret;
+    ret.any(|o| matches!(o.fact, Fact::RpcErrorObject { .. }))
+        && ret.iter().all(|o| {
+            matches!(
+                o.fact,
+                Fact::RpcErrorObject { .. } | Fact::ErrJson | Fact::Param(_) | Fact::Returned
+            )
+        })
 }
 
 /// Whether the body calls what it found by the tool's name: `(tool.handler)(args)` or

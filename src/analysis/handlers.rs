@@ -69,6 +69,11 @@ impl Handlers {
         if let Some(d) =
             dispatch.filter(|d| serving && !(d.dispatchers.is_empty() && d.tools.is_empty()))
         {
+            for &f in &d.requests {
+                if roles[f as usize] == Role::None {
+                    roles[f as usize] = Role::Request;
+                }
+            }
             for &f in &d.dispatchers {
                 roles[f as usize] = Role::Dispatcher;
             }

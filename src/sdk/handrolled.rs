@@ -11,18 +11,6 @@ use crate::workspace::Version;
 
 pub struct HandRolled;
 
-/// Names hand-rolled servers give the fn that runs `tools/call` (seen in public servers).
-/// (`call_tool` is left out: clients name their sending method so.)
-const DISPATCH_NAMES: &[&str] = &[
-    "handle_tools_call",
-    "handle_tool_call",
-    "handle_call_tool",
-    "dispatch_tool",
-];
-
-/// Names of the fn that answers every JSON-RPC request.
-const REQUEST_NAMES: &[&str] = &["handle_request", "handle_message", "dispatch_request"];
-
 impl Sdk for HandRolled {
     fn name(&self) -> &str {
         "hand-rolled JSON-RPC"
@@ -40,12 +28,10 @@ impl Sdk for HandRolled {
         name: &str,
         _ret: &Ty,
     ) -> Role {
+        // Which fns answer requests is found from what they do (see `analysis::dispatch`),
+        // not from their names.
         if name == "main" || super::has_attr(attrs, "main") {
             Role::Startup
-        } else if DISPATCH_NAMES.contains(&name) {
-            Role::Dispatcher
-        } else if REQUEST_NAMES.contains(&name) {
-            Role::Request
         } else {
             Role::None
         }

@@ -84,7 +84,7 @@ impl Family for RegistrationVec {
     }
 
     fn rewrite(&self, tree: &Tree) -> Rewrite {
-        vec_form::rewrite_vec_runs(tree)
+        rewrite_each_run(tree, Form::FromArray, vec_form::vec_edits)
     }
 }
 
@@ -98,7 +98,9 @@ impl Family for RegistrationBoxed {
     }
 
     fn rewrite(&self, tree: &Tree) -> Rewrite {
-        boxed::rewrite_boxed_runs(tree)
+        rewrite_each_run(tree, Form::FromArray, |site, stmts, run, _| {
+            boxed::boxed_edits(site, stmts, run)
+        })
     }
 }
 
@@ -109,13 +111,28 @@ enum Form {
 }
 
 fn rewrite_runs(tree: &Tree, form: Form) -> Rewrite {
+    rewrite_each_run(tree, form, |site, _, run, path| {
+        // Before edition 2021, `array.into_iter()` iterates over references.
+        if form == Form::Collect && !edition_2021(tree, path) {
+            return None;
+        }
+        Some(vec![(run.range.clone(), site.chunks(run, path)?)])
+    })
+}
+
+/// Edits to apply: byte ranges of one file and what replaces each.
+type Edits = Vec<(Range<usize>, Vec<Chunk>)>;
+
+/// The edits `each` makes of every registration run of the tree, given the run's file, its
+/// block's statements and the site it is read in.
+fn rewrite_each_run(
+    tree: &Tree,
+    form: Form,
+    each: impl Fn(&Site<'_>, &[syn::Stmt], &Run<'_>, &str) -> Option<Edits>,
+) -> Rewrite {
     let index = Index::of(tree);
     let mut rewriter = Rewriter::new(tree);
     for (path, text) in tree.rust_files() {
-        // Before edition 2021, `array.into_iter()` iterates over references.
-        if form == Form::Collect && !edition_2021(tree, path) {
-            continue;
-        }
         let Some(parsed) = Parsed::new(text) else {
             continue;
         };
@@ -129,13 +146,38 @@ fn rewrite_runs(tree: &Tree, form: Form) -> Rewrite {
         };
         for block in blocks.0 {
             for run in runs(&block.stmts, &site, path) {
-                if let Some(chunks) = site.chunks(&run, path) {
-                    rewriter.replace(path, run.range.clone(), chunks);
+                for (range, chunks) in each(&site, &block.stmts, &run, path).unwrap_or_default() {
+                    rewriter.replace(path, range, chunks);
                 }
             }
         }
     }
     rewriter.finish()
+}
+
+/// The index of the `let` that starts `run` in `stmts`, and the statements after the run.
+fn let_and_rest<'s>(
+    site: &Site<'_>,
+    stmts: &'s [syn::Stmt],
+    run: &Run<'_>,
+) -> Option<(usize, &'s [syn::Stmt])> {
+    let at = stmts.iter().position(|s| {
+        let node = site.parsed.node(s);
+        node.start <= run.range.start && run.range.start < node.end
+    })?;
+    Some((at, stmts.get(at + 1 + run.entries.len()..)?))
+}
+
+/// How many times the identifier `name` occurs in `stmts`, macro arguments included.
+fn mentions_in(stmts: &[syn::Stmt], name: &str) -> usize {
+    stmts
+        .iter()
+        .map(|stmt| {
+            let mut idents = Vec::new();
+            crate::syntax::idents(&quote::ToTokens::to_token_stream(stmt), &mut idents);
+            idents.iter().filter(|i| i.ident == name).count()
+        })
+        .sum()
 }
 
 struct Blocks<'ast>(Vec<&'ast syn::Block>);

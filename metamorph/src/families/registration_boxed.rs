@@ -10,42 +10,12 @@
 
 use syn::visit::Visit;
 
-use super::{Blocks, Form, Run, Site, map_args, runs};
-use crate::edit::{Chunk, Rewrite, Rewriter};
-use crate::families::fns::{Index, TypeFacts};
-use crate::syntax::{self, Parsed};
-use crate::tree::Tree;
+use super::{Edits, Run, Site, let_and_rest, map_args, mentions_in};
+use crate::edit::Chunk;
+use crate::families::fns::TypeFacts;
+use crate::syntax;
 
-pub(super) fn rewrite_boxed_runs(tree: &Tree) -> Rewrite {
-    let index = Index::of(tree);
-    let mut rewriter = Rewriter::new(tree);
-    for (path, text) in tree.rust_files() {
-        let Some(parsed) = Parsed::new(text) else {
-            continue;
-        };
-        let mut blocks = Blocks(Vec::new());
-        blocks.visit_file(&parsed.ast);
-        let site = Site {
-            index: &index,
-            parsed: &parsed,
-            text,
-            form: Form::FromArray,
-        };
-        for block in blocks.0 {
-            for run in runs(&block.stmts, &site, path) {
-                let edits = boxed_edits(&site, &block.stmts, &run).unwrap_or_default();
-                for (range, chunks) in edits {
-                    rewriter.replace(path, range, chunks);
-                }
-            }
-        }
-    }
-    rewriter.finish()
-}
-
-type Edits = Vec<(std::ops::Range<usize>, Vec<Chunk>)>;
-
-fn boxed_edits(site: &Site<'_>, stmts: &[syn::Stmt], run: &Run<'_>) -> Option<Edits> {
+pub(super) fn boxed_edits(site: &Site<'_>, stmts: &[syn::Stmt], run: &Run<'_>) -> Option<Edits> {
     let parsed = site.parsed;
     let annotation = run.annotation?;
     let value_ty = *map_args(annotation)?.get(1)?;
@@ -58,10 +28,7 @@ fn boxed_edits(site: &Site<'_>, stmts: &[syn::Stmt], run: &Run<'_>) -> Option<Ed
     if !plain || named || TypeFacts::of(value_ty).named_lifetime {
         return None;
     }
-    let at = stmts.iter().position(|s| {
-        parsed.node(s).start <= run.range.start && run.range.start < parsed.node(s).end
-    })?;
-    let rest = stmts.get(at + 1 + run.entries.len()..)?;
+    let (_, rest) = let_and_rest(site, stmts, run)?;
     if !only_called_lookups(rest, &run.map) {
         return None;
     }
@@ -102,14 +69,10 @@ fn only_called_lookups(rest: &[syn::Stmt], map: &str) -> bool {
         ok: 0,
         bad: false,
     };
-    let mut mentions = 0;
     for stmt in rest {
         lookups.visit_stmt(stmt);
-        let mut idents = Vec::new();
-        syntax::idents(&quote::ToTokens::to_token_stream(stmt), &mut idents);
-        mentions += idents.iter().filter(|i| i.ident == map).count();
     }
-    !lookups.bad && lookups.ok > 0 && lookups.ok == mentions
+    !lookups.bad && lookups.ok > 0 && lookups.ok == mentions_in(rest, map)
 }
 
 struct Lookups<'m> {

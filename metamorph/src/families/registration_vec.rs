@@ -14,52 +14,15 @@
 use syn::visit::Visit;
 
 use super::entries::is_str_ref;
-use super::{Blocks, Form, Run, Site, runs};
-use crate::edit::{Chunk, Rewrite, Rewriter};
-use crate::families::fns::Index;
-use crate::syntax::{self, Parsed};
-use crate::tree::Tree;
-
-pub(super) fn rewrite_vec_runs(tree: &Tree) -> Rewrite {
-    let index = Index::of(tree);
-    let mut rewriter = Rewriter::new(tree);
-    let mut next = 0;
-    for (path, text) in tree.rust_files() {
-        let Some(parsed) = Parsed::new(text) else {
-            continue;
-        };
-        let mut blocks = Blocks(Vec::new());
-        blocks.visit_file(&parsed.ast);
-        let site = Site {
-            index: &index,
-            parsed: &parsed,
-            text,
-            form: Form::FromArray,
-        };
-        for block in blocks.0 {
-            for run in runs(&block.stmts, &site, path) {
-                let Some(edits) = vec_edits(&site, &block.stmts, &run, path, next) else {
-                    continue;
-                };
-                next += 1;
-                for (range, chunks) in edits {
-                    rewriter.replace(path, range, chunks);
-                }
-            }
-        }
-    }
-    rewriter.finish()
-}
-
-type Edits = Vec<(std::ops::Range<usize>, Vec<Chunk>)>;
+use super::{Edits, Run, Site, let_and_rest, mentions_in};
+use crate::edit::Chunk;
 
 /// The edits that turn `run` (in the block of `stmts`) and its lookups into a vector.
-fn vec_edits(
+pub(super) fn vec_edits(
     site: &Site<'_>,
     stmts: &[syn::Stmt],
     run: &Run<'_>,
     file: &str,
-    n: usize,
 ) -> Option<Edits> {
     let (Some(key_ty), Some(value_ty)) = site.slot_types(run)? else {
         return None;
@@ -68,15 +31,13 @@ fn vec_edits(
         return None;
     }
     let parsed = site.parsed;
-    let at = stmts.iter().position(|s| {
-        parsed.node(s).start <= run.range.start && run.range.start < parsed.node(s).end
-    })?;
-    let rest = stmts.get(at + 1 + run.entries.len()..)?;
+    let (at, rest) = let_and_rest(site, stmts, run)?;
     let lookups = lookups(rest, &run.map)?;
     // The entries as the `insert`s made them: keys and values cast where the array needs it
     // (`Site::chunks` checks the keys are distinct; its chunks are not used).
     site.chunks(run, file)?;
-    let entry = format!("MmEntry{n}");
+    // Named after where the run starts: unique in its file, whatever else is rewritten.
+    let entry = format!("MmEntry{}", run.range.start);
     let mut chunks = vec![Chunk::text(format!(
         "struct {entry}<K, V> {{ key: K, handler: V }}\n{}let {}: Vec<{entry}<",
         run.indent, run.map
@@ -119,13 +80,10 @@ fn lookups<'a>(rest: &'a [syn::Stmt], map: &str) -> Option<Vec<&'a syn::ExprMeth
         map,
         found: Vec::new(),
     };
-    let mut mentions = 0;
     for stmt in rest {
         gets.visit_stmt(stmt);
-        let mut idents = Vec::new();
-        syntax::idents(&quote::ToTokens::to_token_stream(stmt), &mut idents);
-        mentions += idents.iter().filter(|i| i.ident == map).count();
     }
+    let mentions = mentions_in(rest, map);
     let simple = gets
         .found
         .iter()

@@ -275,19 +275,7 @@ pub(super) fn role_of(
     sdk: &dyn Sdk,
     f: FnId,
 ) -> Role {
-    let def = program.def(f);
-    let file = program.file_ir(f);
-    let implementation = match def.kind {
-        FnKind::Method { impl_idx } => file.impls.get(impl_idx as usize),
-        _ => None,
-    };
-    sdk.role(
-        &file.imports,
-        implementation,
-        &def.attrs,
-        &def.name,
-        types.ret(f),
-    )
+    role_with_attrs(program, types, sdk, f, &program.def(f).attrs)
 }
 
 /// Whether the SDK takes fn `f` for a tool by its signature alone, not by an attribute.
@@ -297,13 +285,30 @@ fn tool_by_signature(
     sdk: &dyn Sdk,
     f: FnId,
 ) -> bool {
+    role_with_attrs(program, types, sdk, f, &[]) == Role::Tool
+}
+
+/// The SDK's role for fn `f` as if it carried the attributes `attrs`.
+fn role_with_attrs(
+    program: &Program<'_>,
+    types: &super::types::TypeTable<'_>,
+    sdk: &dyn Sdk,
+    f: FnId,
+    attrs: &[crate::sdk::Attr],
+) -> Role {
     let def = program.def(f);
     let file = program.file_ir(f);
     let implementation = match def.kind {
         FnKind::Method { impl_idx } => file.impls.get(impl_idx as usize),
         _ => None,
     };
-    sdk.role(&file.imports, implementation, &[], &def.name, types.ret(f)) == Role::Tool
+    sdk.role(
+        &file.imports,
+        implementation,
+        attrs,
+        &def.name,
+        types.ret(f),
+    )
 }
 
 /// Handlers given to the SDK's handler-registering methods: closures, and crate fns given by

@@ -74,7 +74,9 @@ fn calls_before_selection<'a>(a: &'a Analysis<'_>, f: FnId) -> impl Iterator<Ite
     a.resolved[f as usize]
         .calls
         .iter()
-        .filter(move |c| !c.may && c.owner.is_none() && !facts.tool_arm_exprs.contains(&c.expr))
+        .filter(move |c| {
+            !c.may && c.owner.is_none() && facts.tool_arm_exprs.binary_search(&c.expr).is_err()
+        })
         .flat_map(|c| c.targets.iter().copied())
         .filter(move |&t| t != f && a.program.is_own(t))
 }
@@ -89,7 +91,7 @@ pub(super) fn arm_tools(a: &Analysis<'_>, f: FnId) -> Vec<FnId> {
     let mut out = Vec::new();
     let mut arm_value = |e: ExprId| {
         let call = forwarded_call(body, e);
-        if !facts.tool_arm_exprs.contains(&call) {
+        if facts.tool_arm_exprs.binary_search(&call).is_err() {
             return;
         }
         for i in resolved.at(call) {
@@ -139,7 +141,8 @@ pub(super) fn demote_tool_bodies(
         let tool = matches!(roles[f as usize], Role::Tool | Role::TraitTool);
         let returned = &a.facts[f as usize].returned_calls;
         for c in &a.resolved[f as usize].calls {
-            let forward = tool && !c.may && c.owner.is_none() && returned.contains(&c.expr);
+            let forward =
+                tool && !c.may && c.owner.is_none() && returned.binary_search(&c.expr).is_ok();
             for &t in c.targets.iter().filter(|&&t| t != f) {
                 let entry = &mut calls[t as usize];
                 if forward {

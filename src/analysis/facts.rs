@@ -277,11 +277,12 @@ pub struct FnFacts {
     /// Calls whose error becomes a hand-made JSON-RPC error object here, with the expression
     /// that builds the object: `(call, construction)`.
     pub rpc_error_calls: Vec<(ExprId, ExprId)>,
-    /// Calls and macros evaluated in a catch-all match arm.
+    /// Calls and macros evaluated in a catch-all match arm (sorted once the fn is done).
     pub fallback_exprs: Vec<ExprId>,
-    /// Calls, macros and struct literals evaluated in an arm that selects a tool by name.
+    /// Calls, macros and struct literals evaluated in an arm that selects a tool by name
+    /// (sorted once the fn is done).
     pub tool_arm_exprs: Vec<ExprId>,
-    /// The calls whose result the fn returns unchanged (its tail, its `return`s).
+    /// The calls whose result the fn returns unchanged (its tail, its `return`s), sorted.
     pub returned_calls: Vec<ExprId>,
 }
 

@@ -137,6 +137,14 @@ pub fn analyse_fn(env: &Env<'_, '_>, resolved: &Resolved, func: FnId) -> (FnFact
         flow.run();
     }
     flow.convert_exits();
+    // Sorted, for the lookups by expression of the lints and the handler search.
+    for exprs in [
+        &mut flow.facts.tool_arm_exprs,
+        &mut flow.facts.fallback_exprs,
+    ] {
+        exprs.sort_unstable();
+        exprs.dedup();
+    }
     let summary = flow.summary(def.params.len());
     (flow.facts, summary)
 }

@@ -288,6 +288,14 @@ pub fn mentions_name(body: &Body, e: ExprId) -> bool {
 /// [`mentions_name`], where `names` are locals known to hold a tool's name (parameters a
 /// caller passes it: see `tool_names`).
 pub fn mentions_name_given(body: &Body, e: ExprId, names: &[LocalId]) -> bool {
+    mentions_name_within(body, e, names, 0)
+}
+
+/// How many searches inside searches ([`searches_by_name`]) are followed: each level walks a
+/// bounded number of expressions, so the bound keeps hostile nesting linear.
+const MAX_SEARCH_NESTING: u32 = 2;
+
+fn mentions_name_within(body: &Body, e: ExprId, names: &[LocalId], nesting: u32) -> bool {
     // `(expr, content)`: with `content`, `expr` is a value whose content a pattern bound
     // (`let Some(x) = expr else`): the name's own value read out of the request
     // (`params["name"].as_str()`), not a value looked up with it (`tools.get(name)`), whose
@@ -323,7 +331,11 @@ pub fn mentions_name_given(body: &Body, e: ExprId, names: &[LocalId]) -> bool {
                 stack.push((*receiver, content));
                 // In a content, a key (`get("name")`) or a search by the name
                 // (`find(|t| t.name == name)`) selects by the name; other arguments do not.
-                if args.iter().any(|&a| searches_by_name(body, a, names)) {
+                if nesting < MAX_SEARCH_NESTING
+                    && args
+                        .iter()
+                        .any(|&a| searches_within(body, a, names, nesting + 1))
+                {
                     return true;
                 }
                 let keys = args.iter().filter(|&&a| {
@@ -365,6 +377,10 @@ pub fn mentions_name_given(body: &Body, e: ExprId, names: &[LocalId]) -> bool {
 /// (`tools.iter().find(|t| t.name() == tool_name)`): the element it accepts is the tool the
 /// request names.
 pub fn searches_by_name(body: &Body, arg: ExprId, names: &[LocalId]) -> bool {
+    searches_within(body, arg, names, 0)
+}
+
+fn searches_within(body: &Body, arg: ExprId, names: &[LocalId], nesting: u32) -> bool {
     let ExprKind::Closure(c) = body.expr(arg).kind else {
         return false;
     };
@@ -376,7 +392,7 @@ pub fn searches_by_name(body: &Body, arg: ExprId, names: &[LocalId]) -> bool {
             rhs,
         } => [*lhs, *rhs]
             .iter()
-            .any(|&side| mentions_name_given(body, side, names)),
+            .any(|&side| mentions_name_within(body, side, names, nesting)),
         _ => false,
     }
 }

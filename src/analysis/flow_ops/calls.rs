@@ -404,7 +404,7 @@ impl Flow<'_, '_> {
             // nothing: the fn is a wrapper of the callee. A call that hands on a value of its
             // own (`return error_json(&e)`) is where that value becomes the fn's.
             let forwarded = self.owner.is_none()
-                && self.facts.returned_calls.contains(&id)
+                && self.facts.returned_calls.binary_search(&id).is_ok()
                 && args.iter().all(|a| {
                     // A literal or any other value made here is the fn's own.
                     !a.is_empty() && a.iter().all(|o| matches!(o.fact, Fact::Param(_)))

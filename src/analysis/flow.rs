@@ -27,6 +27,7 @@ mod boundaries;
 mod exits;
 mod forwards;
 mod name_parse;
+mod tail_arms;
 mod variants;
 
 pub(crate) use boundaries::boundary_sum;
@@ -108,6 +109,10 @@ pub struct Flow<'p, 'a> {
     pub(super) param_conds: Vec<(u16, bool)>,
     /// The fn's own returned value (not its closures').
     pub ret: Val,
+    /// The branches whose arms give a body's value, and the error side each arm gave (see
+    /// `tail_arms`).
+    tail_branches: HashSet<ExprId>,
+    arm_errs: HashMap<ExprId, tail_arms::ArmErr>,
     /// Locals bound from a string search, found on the first slicing site.
     pub(super) found: Option<HashMap<LocalId, super::found::Found>>,
 }
@@ -191,6 +196,8 @@ impl<'p, 'a> Flow<'p, 'a> {
             by_variant: Vec::new(),
             name_parses: Vec::new(),
             ret: Val::default(),
+            tail_branches: tail_arms::tail_branches(&def.body),
+            arm_errs: HashMap::new(),
             found: None,
         }
     }
@@ -251,7 +258,7 @@ impl<'p, 'a> Flow<'p, 'a> {
         });
         let err = v.part(Part::Err);
         if !err.is_empty() {
-            self.exit(ExitKind::Tail, tail, err);
+            self.tail_exits(tail, err);
         }
         if self.owner.is_none() {
             self.ret.join(&v.success_side());
@@ -472,7 +479,7 @@ impl<'p, 'a> Flow<'p, 'a> {
                 }
                 v
             }
-            ExprKind::If { cond, then, els } => self.if_expr(*cond, *then, *els),
+            ExprKind::If { cond, then, els } => self.if_expr(id, *cond, *then, *els),
             ExprKind::Let { pat, expr } => {
                 let v = self.eval(*expr);
                 self.bind(*pat, &v, *expr);

@@ -33,7 +33,13 @@ impl Flow<'_, '_> {
         out
     }
 
-    pub(super) fn if_expr(&mut self, cond: ExprId, then: ExprId, els: Option<ExprId>) -> Val {
+    pub(super) fn if_expr(
+        &mut self,
+        id: ExprId,
+        cond: ExprId,
+        then: ExprId,
+        els: Option<ExprId>,
+    ) -> Val {
         let group = self.new_group();
         self.eval(cond);
         let gates = super::text::gates_of(self.body, cond, true);
@@ -47,6 +53,7 @@ impl Flow<'_, '_> {
             f.tool_arm += u32::from(name_test);
             f.param_conds.extend(flag);
             let v = f.eval(then);
+            f.note_arm_value(id, then, &v);
             f.param_conds
                 .truncate(f.param_conds.len() - usize::from(flag.is_some()));
             f.tool_arm -= u32::from(name_test);
@@ -63,6 +70,7 @@ impl Flow<'_, '_> {
                 f.fallback += u32::from(last_else);
                 f.param_conds.extend(flag.map(|(k, b)| (k, !b)));
                 let v = f.eval(e);
+                f.note_arm_value(id, e, &v);
                 f.param_conds
                     .truncate(f.param_conds.len() - usize::from(flag.is_some()));
                 f.name_fallback -= u32::from(lookup || last_else);
@@ -227,6 +235,7 @@ impl Flow<'_, '_> {
                 let depth = f.err_context.len();
                 f.err_context.extend(failing);
                 let v = f.eval(arm.body);
+                f.note_arm_value(id, arm.body, &v);
                 f.err_context.truncate(depth);
                 if fallback {
                     f.fallback -= 1;

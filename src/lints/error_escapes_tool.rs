@@ -6,6 +6,7 @@ use super::exits::{
     protocol_sites, result_edit,
 };
 use super::{Lint, declare_lint};
+use crate::analysis::program::FnId;
 use crate::diagnostic::{Applicability, Finding};
 use crate::sdk::Role;
 
@@ -52,6 +53,9 @@ fn finding(cx: &Cx<'_>, site: &ProtocolSite) -> Option<Finding> {
     };
     let handler = cx.handler_phrase(site.handler);
     let reach = cx.reach(site.node);
+    if let Some(tool) = site.forwards {
+        return Some(forward_finding(cx, site, tool, &code));
+    }
     let message = if site.in_handler {
         format!("{construct} returns a failure of {handler} as a JSON-RPC error")
     } else {
@@ -110,6 +114,27 @@ fn finding(cx: &Cx<'_>, site: &ProtocolSite) -> Option<Finding> {
         }
     };
     Some(finding.help(help))
+}
+
+/// A tool's failure a hand-rolled dispatcher hands on as its own `Err`, which its callers
+/// answer with a JSON-RPC error object, as they must for request errors.
+fn forward_finding(cx: &Cx<'_>, site: &ProtocolSite, tool: FnId, code: &str) -> Finding {
+    let construct = if site.question_mark {
+        "`?`"
+    } else {
+        "this arm"
+    };
+    let message = format!(
+        "{construct} hands a failure of tool `{}` on as the {}'s error, which the server answers with a JSON-RPC error",
+        cx.a.program.def(tool).name,
+        cx.handler_phrase(site.handler),
+    );
+    Finding::new(ErrorEscapesTool::NAME, site.span, message)
+        .label(format!(
+            "the client gets a JSON-RPC error{code}, not a tool result: the model cannot read it or retry"
+        ))
+        .note("the same answer is right for an unknown tool or unreadable `params`, so the tool's failure is the one to answer differently, here")
+        .help("answer the tool's failure with a result here, and keep the error for the request's own failures:\n    Err(e) => Ok(json!({ \"content\": [{ \"type\": \"text\", \"text\": e.to_string() }], \"isError\": true }))")
 }
 
 /// `McpError::internal_error(..)`: the constructor's path as written.

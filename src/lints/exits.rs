@@ -13,6 +13,7 @@ use crate::diagnostic::{Edit, Span};
 use crate::model::ir::{ExprId, ExprKind};
 use crate::sdk::{Channel, ErrorCtor, Role};
 
+mod forwards;
 mod own_errors;
 pub use own_errors::{own_error_finding, own_error_sites};
 
@@ -37,6 +38,9 @@ pub struct ProtocolSite {
     pub binding: String,
     /// Why this protocol error is no finding here, when it is not.
     pub exempt: Option<Exempt>,
+    /// The tool fn whose failure a hand-rolled dispatcher hands on here as its own `Err`,
+    /// into an answer its callers also give to request errors (see `forwards`).
+    pub forwards: Option<FnId>,
 }
 
 /// Why a protocol error a tool's exit carries is not reported at this tool.
@@ -130,9 +134,20 @@ pub fn handler_protocol_sites(cx: &Cx<'_>, h: NodeId) -> Vec<ProtocolSite> {
             Some(Exempt::UnknownTool)
         } else if own_responses && (role != Role::Dispatcher || in_tool_arm(cx, hf, exit)) {
             Some(Exempt::AnsweredByDispatcher)
+        } else if own_responses && forwards::forwards_dispatcher(cx, hf, exit) {
+            // The dispatcher it hands the request to decides, exit by exit: reported there.
+            Some(Exempt::OtherTool)
         } else {
             None
         };
+        // A hand-rolled dispatcher's forward of tool code's result is the site, also where
+        // the tool code's own exits are left to the dispatcher.
+        if matches!(exempt, None | Some(Exempt::AnsweredByDispatcher))
+            && let Some(site) = forwards::forward_site(cx, h, hf, exit)
+        {
+            out.push(site);
+            continue;
+        }
         for mut site in exit_sites(cx, h, hf, exit) {
             site.exempt = exempt.or(site.exempt);
             out.push(site);
@@ -201,13 +216,16 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
             .and_then(|s| ctor_message(cx, s)),
         binding: adapter_binding(body, exit.at),
         exempt: None,
+        forwards: None,
     };
     let mut other = false;
     let own = cx.sdk.is_some_and(|s| s.writes_own_responses());
     for o in exit.err.iter() {
         // An error of another type a helper returned: the SDK converts it where it leaves
         // the tool, but the helper's `?` is where the failure is and what the user changes.
-        let from_helper = (o.site.func != hf)
+        // Where the server writes its own responses no SDK converts anything: a helper's error
+        // is ordinary Rust until the dispatcher answers it.
+        let from_helper = (o.site.func != hf && !own)
             .then(|| converted_in_helper(o.fact))
             .flatten();
         let Some(p) = protocol_of(o.fact, own).or(from_helper) else {
@@ -275,6 +293,7 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
             message: (!p.sdk_parse).then(|| ctor_message(cx, o.site)).flatten(),
             binding: "e".to_string(),
             exempt,
+            forwards: None,
         });
     }
     // An `Err` of another type in a tool whose every `Err` is a protocol error (trait

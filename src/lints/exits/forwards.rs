@@ -1,0 +1,81 @@
+//! Where a hand-rolled dispatcher hands a tool's failure on. A server that writes its own
+//! responses answers the dispatcher's `Err` with a JSON-RPC error object somewhere up the
+//! call chain. When the dispatcher's `Err` also carries request errors (an unknown tool,
+//! `params` it cannot read), that answer is right for them and must stay; the place to change
+//! is where a tool's result becomes the dispatcher's own: its `?` on the tool's call, the
+//! `return run(args)`, or the arm `"run" => run(args)` that is the dispatcher's value.
+
+use super::*;
+use crate::analysis::forwarding::{forwarded_callees, own_exits};
+
+/// The site of `exit` of dispatcher `hf` when it hands a tool fn's result on unchanged into
+/// an `Err` that request errors share.
+pub(super) fn forward_site(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Option<ProtocolSite> {
+    if !cx.sdk.is_some_and(|s| s.writes_own_responses())
+        || cx.node_role(h) != Role::Dispatcher
+        || cx.a.program.node(h).closure.is_some()
+        || exit.in_fallback
+    {
+        return None;
+    }
+    let tool = forwarded_into_answer(cx, hf, exit)?;
+    if !shares_with_request_errors(cx, hf) {
+        return None;
+    }
+    Some(ProtocolSite {
+        handler: h,
+        span: exit_span(cx, hf, exit, None),
+        func: hf,
+        node: h,
+        in_handler: true,
+        question_mark: exit.kind == ExitKind::Question,
+        operand: exit.operand,
+        option: exit.option,
+        // The answer's code is the construction's, up the chain, which answers every failure
+        // alike: argument failures reach it as execution failures do.
+        protocol: Protocol {
+            ctor: ErrorCtor::Other,
+            code: None,
+            deserialize_prefix: false,
+            unknown_tool: false,
+            sdk_parse: false,
+        },
+        message: None,
+        binding: "e".to_string(),
+        exempt: None,
+        forwards: Some(tool),
+    })
+}
+
+/// The crate fn whose result `exit` hands on unchanged as the dispatcher's: a tool fn, or
+/// any fn called in an arm that runs a tool (`"load" => Ok(load(args)?)`), whose failure is
+/// that tool's.
+fn forwarded_into_answer(cx: &Cx<'_>, hf: FnId, exit: &Exit) -> Option<FnId> {
+    let callees = forwarded_callees(cx.a, hf, exit);
+    let tool = callees
+        .iter()
+        .copied()
+        .find(|&t| cx.handlers.role(t) == Role::Tool);
+    tool.or_else(|| {
+        callees
+            .first()
+            .copied()
+            .filter(|_| super::made_in_tool_arm(cx, hf, exit))
+    })
+}
+
+/// Whether the dispatcher's `Err` carries more than its tools' failures: some error exit of
+/// its own is neither tool code (made in an arm that runs a tool) nor a tool's result handed
+/// on — the request's own failure, or an unknown tool.
+fn shares_with_request_errors(cx: &Cx<'_>, hf: FnId) -> bool {
+    own_exits(cx.a, hf)
+        .any(|e| !super::made_in_tool_arm(cx, hf, e) && forwarded_into_answer(cx, hf, e).is_none())
+}
+
+/// Whether `exit` of dispatcher `hf` hands on the result of another dispatcher, one the
+/// request is handed to before a tool is selected.
+pub(super) fn forwards_dispatcher(cx: &Cx<'_>, hf: FnId, exit: &Exit) -> bool {
+    forwarded_callees(cx.a, hf, exit)
+        .into_iter()
+        .any(|t| t != hf && cx.handlers.role(t) == Role::Dispatcher)
+}

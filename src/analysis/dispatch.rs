@@ -13,6 +13,8 @@ use super::types::TypeTable;
 use super::value::Fact;
 use crate::model::ir::*;
 
+mod held_tools;
+
 /// Hops from a `tools/call` arm to the fn that selects the tool.
 const SELECTOR_HOPS: usize = 4;
 
@@ -126,6 +128,9 @@ impl Dispatch {
                     None => d.inline_tools.push((*s, arm)),
                 }
             }
+        }
+        for s in d.dispatchers.clone() {
+            d.tools.extend(held_tools::selected_implementations(a, s));
         }
         if d.serves {
             registrations(a, &own, &mut d);

@@ -263,7 +263,8 @@ pub(super) fn std_method_type(recv: &Ty, method: &str) -> Option<Ty> {
                 .cloned()
                 .map(|t| wrap("Option", t))
         }
-        "get" | "get_mut" | "first" | "last" | "pop" | "remove" | "next" => {
+        // `Iterator::find` and `nth` give an element of what is iterated, as `get` does.
+        "get" | "get_mut" | "first" | "last" | "pop" | "remove" | "next" | "find" | "nth" => {
             element(recv).cloned().map(|t| wrap("Option", t))
         }
         "to_string" | "to_owned_string" | "to_lowercase" | "to_uppercase" => Some(simple("String")),

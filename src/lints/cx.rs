@@ -38,6 +38,8 @@ pub struct Cx<'a> {
     /// Bodies the walks up the call graph may still visit: naming the tools of every finding
     /// stays linear in the crate however many findings share a large graph.
     pub caller_budget: std::cell::Cell<usize>,
+    /// The names more than one handler fn of the package has, built on first use.
+    pub shared_handler_names: std::cell::OnceCell<Vec<crate::model::ir::Name>>,
 }
 
 /// The budget of [`Cx::caller_budget`].
@@ -144,8 +146,33 @@ impl<'a> Cx<'a> {
             (Role::TraitTool, Some(owner), FnKind::Method { .. }) if node.closure.is_none() => {
                 owner.to_string()
             }
+            // Implementations of one trait method share its name: the type tells them apart.
+            (_, Some(owner), FnKind::Method { .. }) if self.shares_handler_name(node.func) => {
+                format!("{owner}::{}", def.name)
+            }
             _ => def.name.to_string(),
         }
+    }
+
+    /// Whether another handler fn of the package has the same name as handler fn `f`.
+    fn shares_handler_name(&self, f: FnId) -> bool {
+        let program = &self.a.program;
+        let shared = self.shared_handler_names.get_or_init(|| {
+            let mut names: Vec<_> = program
+                .fn_ids()
+                .filter(|&g| self.is_own(g) && self.handlers.role(g).is_handler())
+                .map(|g| program.def(g).name.clone())
+                .collect();
+            names.sort_unstable();
+            let mut shared: Vec<_> = names
+                .windows(2)
+                .filter(|w| w[0] == w[1])
+                .map(|w| w[0].clone())
+                .collect();
+            shared.dedup();
+            shared
+        });
+        self.handlers.role(f).is_handler() && shared.binary_search(&program.def(f).name).is_ok()
     }
 
     /// "tool `add`", "request handler `get_prompt`", "the tool handler closure in `main`".

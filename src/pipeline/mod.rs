@@ -462,6 +462,7 @@ fn crate_findings(input: &CrateInput<'_>) -> (Vec<Finding>, Checked, Vec<crate::
         abort_settings: input.abort,
         callers: std::cell::OnceCell::new(),
         caller_budget: std::cell::Cell::new(lints::CALLER_BUDGET),
+        shared_handler_names: std::cell::OnceCell::new(),
     };
     let mut count = handler_count(&cx);
     count.tools += dispatch

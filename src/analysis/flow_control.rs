@@ -431,6 +431,12 @@ impl Flow<'_, '_> {
                 params,
             });
         }
+        // A member read out of an object by its key is that member: the object's own
+        // verdict (an `"error"` member beside it) is not the verdict of its other members.
+        let mut bv = bv;
+        if self.body.str_lit(index).is_some_and(|key| key != "error") {
+            bv.retain(|o| o.fact != Fact::ErrJson);
+        }
         bv
     }
 

@@ -95,7 +95,19 @@ pub enum PanicKind {
     Expect,
     Macro,
     Exit,
+    /// `v[i]`: out of bounds.
     Index,
+    /// `v[a..b]`: a bound past the end, or `a > b`.
+    Slice,
+    /// `&s[..n]` of a string: `n` inside a multi-byte character (or past the end).
+    TextSplit,
+}
+
+impl PanicKind {
+    /// Indexing or slicing, whose bound decides whether it panics.
+    pub fn is_index(self) -> bool {
+        matches!(self, PanicKind::Index | PanicKind::Slice | PanicKind::TextSplit)
+    }
 }
 
 /// What an invariant panic asserts.

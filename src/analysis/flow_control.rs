@@ -405,7 +405,19 @@ impl Flow<'_, '_> {
             || self.slices_at_boundaries(base, index);
         let shape = super::text::index_can_panic(self.body, index);
         let base_ty = self.resolved_base_is_sequence(base);
-        if !checked && (shape || (!params.is_empty() && base_ty)) {
+        let splits_text = self.text_prefix_can_split(base, index);
+        let can_panic = match splits_text {
+            Some(splits) => splits,
+            None => !checked && (shape || (!params.is_empty() && base_ty)),
+        };
+        if can_panic {
+            let kind = if splits_text.is_some() {
+                PanicKind::TextSplit
+            } else if matches!(self.body.expr(index).kind, ExprKind::Range { .. }) {
+                PanicKind::Slice
+            } else {
+                PanicKind::Index
+            };
             let span = Sp {
                 start: self.body.expr(base).span.start,
                 end: bracket.end,
@@ -419,12 +431,12 @@ impl Flow<'_, '_> {
                 owner: self.owner,
                 at: Some(id),
                 span,
-                what: if matches!(self.body.expr(index).kind, ExprKind::Range { .. }) {
-                    "slicing".into()
-                } else {
-                    "indexing".into()
+                what: match kind {
+                    PanicKind::TextSplit => "slicing text at a byte offset".into(),
+                    PanicKind::Slice => "slicing".into(),
+                    _ => "indexing".into(),
                 },
-                kind: PanicKind::Index,
+                kind,
                 guarded: self.catch > 0,
                 within: self.open.last().copied(),
                 invariant: None,
@@ -441,7 +453,7 @@ impl Flow<'_, '_> {
     }
 
     /// `&s[p.len()..]` after `s.starts_with(p)`: the prefix is there, so its end is in bounds.
-    fn past_checked_prefix(&self, base: &str, index: ExprId) -> bool {
+    pub(crate) fn past_checked_prefix(&self, base: &str, index: ExprId) -> bool {
         let body = self.body;
         let ExprKind::Range {
             start: Some(start),
@@ -469,7 +481,7 @@ impl Flow<'_, '_> {
 
     /// `s[i..]`, `s[i + 1..]`, `s[..i]` where `i` is what `s.find(..)` returned. One bound
     /// only (or a start of `0`): `s[1..i]` and `s[i..j]` panic when the start passes the end.
-    fn slices_at_found_indices(&mut self, base: ExprId, index: ExprId) -> bool {
+    pub(crate) fn slices_at_found_indices(&mut self, base: ExprId, index: ExprId) -> bool {
         let body = self.body;
         let ExprKind::Range {
             start,

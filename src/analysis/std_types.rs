@@ -250,6 +250,25 @@ pub(super) fn wrap(name: &str, inner: Ty) -> Ty {
     }
 }
 
+/// Whether `ty` is text: `str`, `String`, `Cow<str>`, behind any references.
+pub(super) fn is_text(ty: &Ty) -> bool {
+    match super::types::peel(ty) {
+        Ty::Path { path, args } => match path.last().map(Name::as_str) {
+            Some("str" | "String") => true,
+            Some("Cow") => args.first().is_some_and(is_text),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The result type of a method on a receiver of unknown type, where the method's name tells
+/// it whatever the receiver: only `as_str`, whose receivers without a known type are
+/// mostly JSON values (`args["path"].as_str()`).
+pub(super) fn unknown_receiver_method_type(method: &str) -> Option<Ty> {
+    (method == "as_str").then(|| wrap("Option", simple("str")))
+}
+
 /// The result type of a std method on `recv` (only the ones that matter for chains).
 pub(super) fn std_method_type(recv: &Ty, method: &str) -> Option<Ty> {
     if SAME_TYPE.contains(&method) {
@@ -268,6 +287,10 @@ pub(super) fn std_method_type(recv: &Ty, method: &str) -> Option<Ty> {
             element(recv).cloned().map(|t| wrap("Option", t))
         }
         "to_string" | "to_owned_string" | "to_lowercase" | "to_uppercase" => Some(simple("String")),
+        // `String::as_str` is the text; `serde_json::Value::as_str` the text if it is one.
+        "as_str" if is_text(recv) => Some(simple("str")),
+        "as_str" => Some(wrap("Option", simple("str"))),
+        "trim" | "trim_start" | "trim_end" if is_text(recv) => Some(simple("str")),
         "ok" => payload(recv).cloned().map(|t| wrap("Option", t)),
         "ok_or" | "ok_or_else" => payload(recv).cloned().map(|t| wrap("Result", t)),
         _ => None,

@@ -15,7 +15,7 @@ fn panic_kind(site: &PanicSite) -> &'static str {
         PanicKind::Expect => "expect",
         PanicKind::Macro => "panic",
         PanicKind::Exit => "exit",
-        PanicKind::Index if site.what == "slicing" => "slicing",
+        PanicKind::Slice | PanicKind::TextSplit => "slicing",
         PanicKind::Index => "index",
     }
 }

@@ -50,7 +50,7 @@ pub(crate) fn admitted(cx: &Cx<'_>, f: FnId, site: &PanicSite, reach: Reach) -> 
     }
     // Slicing with a computed bound (`&text[..500.min(text.len())]` splits a UTF-8 character)
     // counts anywhere; other indexing in a helper only with a bound the arguments choose.
-    if site.kind == PanicKind::Index && !reach.in_handler() && site.what != "slicing" {
+    if site.kind == PanicKind::Index && !reach.in_handler() {
         let handler = cx.a.program.node(reach.handler).func;
         let chosen = site.at.is_some_and(|at| {
             cx.a.summaries[handler as usize]
@@ -155,6 +155,9 @@ pub(crate) fn reported(
         PanicKind::Exit => "the server exits: every request in flight is lost",
         _ => "if this panics, the client gets no response for this request",
     });
+    if site.kind == PanicKind::TextSplit {
+        finding = finding.note("a byte offset can fall inside a multi-byte character (`é` is 2 bytes, `😀` 4): slicing there panics however long the text is known to be in bytes");
+    }
     for note in cx.panic_chain_notes(reach) {
         finding = finding.note(note);
     }
@@ -179,7 +182,12 @@ pub(crate) fn reported(
         (PanicKind::Unwrap | PanicKind::Expect, false, _) => {
             "return a `Result` from this helper and let the handler turn `Err` into a tool error".to_string()
         }
-        (PanicKind::Index, ..) => "use `.get(..)` and handle `None` as a tool error".to_string(),
+        (PanicKind::Index | PanicKind::Slice, ..) => {
+            "use `.get(..)` and handle `None` as a tool error".to_string()
+        }
+        (PanicKind::TextSplit, ..) => {
+            "cut at a char boundary: `text.get(..n)` is `None` off one, `text.floor_char_boundary(n)` moves `n` to one, and `text.char_indices().nth(n)` counts characters".to_string()
+        }
         (PanicKind::Exit, ..) => "return an error from the handler instead of exiting".to_string(),
         (PanicKind::Macro, ..) => "return an error result instead of panicking".to_string(),
     };

@@ -83,8 +83,10 @@ impl Walker<'_, '_> {
             let owner = recv_ty.as_ref().and_then(type_name).map(str::to_string);
             return Some(self.fn_ret(t, owner.as_deref()));
         }
-        let recv_ty = recv_ty?;
-        std_method_type(&recv_ty, method)
+        match recv_ty {
+            Some(recv_ty) => std_method_type(&recv_ty, method),
+            None => super::super::std_types::unknown_receiver_method_type(method),
+        }
     }
 
     pub(super) fn method_targets(

@@ -4,7 +4,102 @@
 
 use super::*;
 
+/// std's char-boundary APIs: a fn that calls one handles boundaries itself (a bound moved
+/// to `floor_char_boundary`, a slice behind `is_char_boundary`, offsets from `char_indices`).
+const BOUNDARY_APIS: &[&str] = &[
+    "is_char_boundary",
+    "floor_char_boundary",
+    "ceil_char_boundary",
+    "char_indices",
+];
+
 impl Flow<'_, '_> {
+    /// For a prefix of a string (`&s[..60]`, `&s[..max - 3]`): whether it can split a
+    /// character. A byte offset can fall inside a multi-byte character whatever the string's
+    /// byte length is known to be, so a length check does not make it safe; an offset known
+    /// to be a char boundary does, and so does text known to be ASCII. `None` for other
+    /// indexes (a slice from an offset is judged as before: it mostly follows a check of an
+    /// ASCII prefix).
+    pub(crate) fn text_prefix_can_split(&mut self, base: ExprId, index: ExprId) -> Option<bool> {
+        let body = self.body;
+        let ExprKind::Range {
+            start,
+            end: Some(end),
+            ..
+        } = &body.expr(index).kind
+        else {
+            return None;
+        };
+        let is_zero = |e: ExprId| matches!(body.expr(e).kind, ExprKind::Lit(Lit::Int(0)));
+        if start.is_some_and(|s| !is_zero(s)) || is_zero(*end) {
+            return None;
+        }
+        let text = self
+            .base_ty(base, 0)
+            .is_some_and(crate::analysis::std_types::is_text);
+        if !text || crate::analysis::text::is_constant(body, base) || self.ascii_formatted(base) {
+            return None;
+        }
+        let on_boundary = self.handles_char_boundaries()
+            || self.from_boundary_helper(*end)
+            || self.slices_at_boundaries(base, index)
+            || self.slices_at_found_indices(base, index);
+        Some(!on_boundary)
+    }
+
+    /// Whether `e` is (a local holding) text formatted only from ASCII literal text and
+    /// numbers in hexadecimal, octal or binary (`format!("{:x}", digest)`): ASCII.
+    fn ascii_formatted(&self, e: ExprId) -> bool {
+        let body = self.body;
+        let mut at = e;
+        for _ in 0..8 {
+            match &body.expr(body.peel(at)).kind {
+                ExprKind::Local(l) => match body.local(*l).init {
+                    Some(i) => at = i,
+                    None => return false,
+                },
+                ExprKind::Macro(m) => {
+                    return m
+                        .format
+                        .as_ref()
+                        .is_some_and(|f| ascii_template(&f.template));
+                }
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// Whether `e` is (a local holding) the result of a crate fn that calls std's
+    /// char-boundary APIs (`align_to_char_boundary(text, n)`).
+    fn from_boundary_helper(&self, e: ExprId) -> bool {
+        let body = self.body;
+        let mut at = e;
+        for _ in 0..8 {
+            match &body.expr(body.peel(at)).kind {
+                ExprKind::Local(l) => match body.local(*l).init {
+                    Some(i) => at = i,
+                    None => return false,
+                },
+                ExprKind::Call { .. } | ExprKind::MethodCall { .. } => {
+                    return self.resolved.targets(at).any(|c| {
+                        !c.may
+                            && c.targets
+                                .iter()
+                                .any(|&t| calls_boundary_api(&self.env.program.def(t).body))
+                    });
+                }
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// Whether this fn calls one of std's char-boundary APIs.
+    fn handles_char_boundaries(&self) -> bool {
+        calls_boundary_api(self.body)
+    }
+
     /// `s[start..end]` whose bounds are all offsets a search or a length gave (or `0`),
     /// through locals, sums, loop cursors and helpers' returns: char boundaries, in bounds.
     pub(crate) fn slices_at_boundaries(&self, base: ExprId, index: ExprId) -> bool {
@@ -88,4 +183,37 @@ pub(crate) fn boundary_sum(a: &Val, b: &Val, func: FnId) -> Option<Fact> {
         }
         _ => None,
     }
+}
+
+/// Whether a body calls one of std's char-boundary APIs.
+fn calls_boundary_api(body: &Body) -> bool {
+    body.exprs.iter().any(|e| {
+        matches!(&e.kind, ExprKind::MethodCall { method, .. }
+            if BOUNDARY_APIS.contains(&method.as_str()))
+    })
+}
+
+/// Whether a format template writes ASCII only: ASCII literal text, and placeholders that
+/// format numbers in hexadecimal, octal or binary (`{:x}`, `{:08X}`, `{:#b}`).
+fn ascii_template(template: &str) -> bool {
+    if !template.is_ascii() {
+        return false;
+    }
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        rest = &rest[open + 1..];
+        if rest.starts_with('{') {
+            rest = &rest[1..];
+            continue;
+        }
+        let Some(close) = rest.find('}') else {
+            return false;
+        };
+        let spec = rest[..close].rsplit_once(':').map_or("", |(_, s)| s);
+        if !spec.ends_with(['x', 'X', 'o', 'b']) {
+            return false;
+        }
+        rest = &rest[close + 1..];
+    }
+    true
 }

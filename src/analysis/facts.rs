@@ -106,7 +106,10 @@ pub enum PanicKind {
 impl PanicKind {
     /// Indexing or slicing, whose bound decides whether it panics.
     pub fn is_index(self) -> bool {
-        matches!(self, PanicKind::Index | PanicKind::Slice | PanicKind::TextSplit)
+        matches!(
+            self,
+            PanicKind::Index | PanicKind::Slice | PanicKind::TextSplit
+        )
     }
 }
 
@@ -286,6 +289,9 @@ pub struct FnFacts {
     pub branches: Vec<BranchInfo>,
     /// Async blocks the fn returns: their exits are the fn's.
     pub returned_async: Vec<ClosureId>,
+    /// `(closure, async block)`: an async block a closure returns (`|args| Box::pin(async move
+    /// { .. })`), whose exits are the closure's.
+    pub closure_async: Vec<(ClosureId, ClosureId)>,
     /// Calls whose error becomes a hand-made JSON-RPC error object here, with the expression
     /// that builds the object: `(call, construction)`.
     pub rpc_error_calls: Vec<(ExprId, ExprId)>,

@@ -267,13 +267,13 @@ impl<'p, 'a> Flow<'p, 'a> {
 
     /// `Box::pin(async move { .. })` or `async move { .. }` returned by the fn.
     fn note_returned_async(&mut self, mut e: ExprId) {
-        if self.owner.is_some() {
-            return;
-        }
         for _ in 0..4 {
             match &self.body.expr(self.body.peel(e)).kind {
                 ExprKind::Closure(c) if self.body.closure(*c).is_async_block => {
-                    self.facts.returned_async.push(*c);
+                    match self.owner {
+                        None => self.facts.returned_async.push(*c),
+                        Some(owner) => self.facts.closure_async.push((owner, *c)),
+                    }
                     return;
                 }
                 ExprKind::Call { args, .. } if args.len() == 1 => e = args[0],

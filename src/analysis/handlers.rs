@@ -311,28 +311,30 @@ fn role_with_attrs(
     )
 }
 
-/// Handlers given to the SDK's handler-registering methods: closures, and crate fns given by
-/// name (a fn item or a path is the same handler as a closure that calls it).
+/// Handlers given to the SDK's handler-registering methods, or to the constructors of its
+/// types that make a tool of a handler (`TypedTool::new("add", add)`): closures, and crate fns
+/// given by name (a fn item or a path is the same handler as a closure that calls it).
 fn registered_handlers(a: &Analysis<'_>, sdk: &dyn Sdk) -> (Vec<NodeId>, Vec<FnId>) {
     let methods = sdk.handler_closure_methods();
     let (mut closures, mut fns) = (Vec::new(), Vec::new());
-    if methods.is_empty() {
-        return (closures, fns);
-    }
     let program = &a.program;
     for f in program.fn_ids() {
         let body = &program.def(f).body;
+        let imports = &program.file_ir(f).imports;
         let resolved = &a.resolved[f as usize];
         for call in &resolved.calls {
-            if call.kind != CallKind::Method {
-                continue;
-            }
-            let ExprKind::MethodCall { method, args, .. } = &body.expr(call.expr).kind else {
-                continue;
+            let args = match &body.expr(call.expr).kind {
+                ExprKind::MethodCall { method, args, .. }
+                    if call.kind == CallKind::Method && methods.contains(&method.as_str()) =>
+                {
+                    args
+                }
+                ExprKind::Call { func, args } => match &body.expr(*func).kind {
+                    ExprKind::Path(path) if sdk.is_handler_wrapper(imports, path) => args,
+                    _ => continue,
+                },
+                _ => continue,
             };
-            if !methods.contains(&method.as_str()) {
-                continue;
-            }
             for &arg in args {
                 let value = registered_value(body, arg);
                 match &body.expr(value).kind {

@@ -154,7 +154,11 @@ pub(crate) fn returns_of<'a>(
         .returns
         .iter()
         .filter(|r| match node.closure {
-            Some(c) => r.owner == Some(c),
+            Some(c) => {
+                r.owner == Some(c)
+                    || r.owner
+                        .is_some_and(|b| facts.closure_async.contains(&(c, b)))
+            }
             None => r.owner.is_none_or(|c| facts.returned_async.contains(&c)),
         })
         .map(|r| &r.val)

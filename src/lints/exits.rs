@@ -86,7 +86,11 @@ pub fn handler_exits<'a>(cx: &'a Cx<'_>, handler: NodeId) -> impl Iterator<Item 
     let node = cx.a.program.node(handler);
     let facts = &cx.a.facts[node.func as usize];
     facts.exits.iter().filter(move |e| match node.closure {
-        Some(c) => e.owner == Some(c),
+        Some(c) => {
+            e.owner == Some(c)
+                || e.owner
+                    .is_some_and(|b| facts.closure_async.contains(&(c, b)))
+        }
         None => e.owner.is_none_or(|c| facts.returned_async.contains(&c)),
     })
 }

@@ -27,6 +27,7 @@ pub static SPEC: Spec = Spec {
     catches_panics: false,
     panic_guard_method: None,
     handler_closure_methods: &[],
+    handler_wrappers: &[],
     error_result: "Ok(CallToolResult { content: vec![{message}.into()], is_error: Some(true), ..Default::default() })",
     unknown_tool_error: "bail_public!(ErrorCode::INVALID_PARAMS, \"unknown tool: {name}\");",
     text_content: "Content::text",

@@ -139,6 +139,12 @@ pub trait Sdk: Send + Sync {
         &[]
     }
 
+    /// Whether the call of `path` (`TypedTool::new`) is a constructor of one of the SDK's
+    /// types that make a tool of the handler they are given.
+    fn is_handler_wrapper(&self, _imports: &Imports, _path: &[Name]) -> bool {
+        false
+    }
+
     /// Whether the SDK answers a panicking handler itself, so panics do not leave requests
     /// unanswered.
     fn catches_panics(&self) -> bool {

@@ -39,6 +39,13 @@ pub static SPEC: Spec = Spec {
         "tool_typed_with_output",
         "tool_typed_with_output_and_description",
     ],
+    handler_wrappers: &[
+        "TypedTool",
+        "TypedSyncTool",
+        "TypedToolWithOutput",
+        "SimpleTool",
+        "SyncTool",
+    ],
     error_result: "Err(pmcp::Error::tool_rejected({message}, None))",
     unknown_tool_error: "return Err(pmcp::Error::invalid_params(format!(\"unknown tool: {name}\")));",
     text_content: "Content::text",

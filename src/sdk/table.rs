@@ -47,6 +47,10 @@ pub struct Spec {
     pub panic_guard_method: Option<&'static str>,
     /// Builder methods whose closure argument is a tool handler.
     pub handler_closure_methods: &'static [&'static str],
+    /// The SDK's types whose constructors take a tool handler and make a tool of it (pmcp's
+    /// `TypedTool::new("add", add)`): every callable argument of `Type::f(..)` is a handler,
+    /// however the tool is registered after.
+    pub handler_wrappers: &'static [&'static str],
     /// Code that returns `{message}` as a tool error, and code that answers an unknown tool
     /// (`{name}`) the spec's way.
     pub error_result: &'static str,
@@ -124,7 +128,7 @@ impl Sdk for TableSdk {
     fn err_channel(&self, role: Role, ret: &Ty) -> Channel {
         match role {
             // `Result<T, E>`, `pmcp::Result<T>`, `McpResult<T>`, `MCPResult<T>`.
-            Role::Tool | Role::TraitTool | Role::Dispatcher => match ret.last_segment() {
+            Role::Tool | Role::TraitTool | Role::Dispatcher => match awaited(ret).last_segment() {
                 Some(name) if name.ends_with("Result") && name != "CallToolResult" => {
                     self.spec.tool_channel
                 }
@@ -218,6 +222,17 @@ impl Sdk for TableSdk {
         self.spec.handler_closure_methods
     }
 
+    fn is_handler_wrapper(&self, imports: &Imports, path: &[Name]) -> bool {
+        let [ty_path @ .., _ctor] = path else {
+            return false;
+        };
+        let resolved = imports.resolve_segments(ty_path);
+        resolved
+            .last()
+            .is_some_and(|l| self.spec.handler_wrappers.contains(&l.as_str()))
+            && imports.may_come_from(ty_path, self.spec.krate)
+    }
+
     /// A registered closure is a tool: its `Err` goes where a tool's goes.
     fn closure_channel(&self) -> Channel {
         self.spec.tool_channel
@@ -244,4 +259,22 @@ impl Sdk for TableSdk {
     fn error_result(&self, _role: Role, message: &str) -> String {
         self.spec.error_result.replace("{message}", message)
     }
+}
+
+/// What a handler answers with: a boxed future (`Pin<Box<dyn Future<Output = R>>>`, whose
+/// trait object reads as its output, `Pin<Box<R>>`) answers with its output `R`.
+fn awaited(ret: &Ty) -> &Ty {
+    let mut cur = ret;
+    // Each step goes one type argument deeper; the bound is for hostile nesting.
+    for _ in 0..8 {
+        match cur {
+            Ty::Path { path, args }
+                if args.len() == 1 && path.last().is_some_and(|l| l == "Pin" || l == "Box") =>
+            {
+                cur = &args[0];
+            }
+            _ => break,
+        }
+    }
+    cur
 }

@@ -36,6 +36,7 @@ pub fn lower_file(
         items: Vec::new(),
         incomplete: Vec::new(),
         rules: std::rc::Rc::new(super::expand::MacroRules::collect(&ast.items)),
+        expanding_items: 0,
     };
     lowerer.items(&ast.items, &mut module.clone());
     FileIr {
@@ -70,6 +71,8 @@ struct Lowerer {
     items: Vec<(usize, usize)>,
     incomplete: Vec<Incomplete>,
     rules: std::rc::Rc<super::expand::MacroRules>,
+    /// Item-position expansions being lowered inside each other.
+    expanding_items: u32,
 }
 
 /// A fn to lower: where it sits and its syntax.
@@ -180,7 +183,8 @@ impl Lowerer {
         if is_test_only(item_attrs(item)) {
             return;
         }
-        if let Some(range) = item_range(item) {
+        // An expanded item's tokens come from the macro and its call: no range of its own.
+        if let Some(range) = item_range(item).filter(|_| self.expanding_items == 0) {
             self.items.push(range);
         }
         match item {
@@ -278,8 +282,33 @@ impl Lowerer {
                     ));
                 }
             }
+            // A call of the file's own `macro_rules!` where an item goes is the items it
+            // expands to (`handler!(add, +);` defining `fn add_handler`).
+            syn::Item::Macro(m) => self.item_expansion(&m.mac, module, parent),
             _ => {}
         }
+    }
+
+    /// Lowers the items a call of the file's own `macro_rules!` expands to, within the
+    /// expansion budget and nesting bound.
+    fn item_expansion(&mut self, mac: &syn::Macro, module: &mut Vec<Name>, parent: Option<u32>) {
+        if self.expanding_items >= super::expand::MAX_NESTED {
+            return;
+        }
+        let Some(name) = mac.path.get_ident() else {
+            return;
+        };
+        let Some(tokens) = self.rules.expand(&name.to_string(), mac.tokens.clone()) else {
+            return;
+        };
+        let Ok(file) = syn::parse2::<syn::File>(tokens) else {
+            return;
+        };
+        self.expanding_items += 1;
+        for item in &file.items {
+            self.item(item, module, parent);
+        }
+        self.expanding_items -= 1;
     }
 
     fn constant(

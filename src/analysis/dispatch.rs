@@ -393,12 +393,16 @@ pub fn tools_call_arms(types: &TypeTable<'_>, body: &Body) -> Vec<ExprId> {
     method_arms(types, body, "tools/call")
 }
 
-/// Bodies of the arms that answer JSON-RPC `method`: `match` arms whose pattern is it, and
-/// the `then` of an `if` that tests for it.
+/// Bodies of the arms that answer JSON-RPC `method`: `match` arms whose pattern is it, the
+/// `then` of an `if` that tests for it, and a block that leaves early when the method is
+/// another (`if method != "tools/call" { return .. }`): what follows runs for it alone.
 pub fn method_arms(types: &TypeTable<'_>, body: &Body, method: &str) -> Vec<ExprId> {
     let mut out = Vec::new();
-    for e in &body.exprs {
+    for (id, e) in body.exprs.iter().enumerate() {
         match &e.kind {
+            ExprKind::Block { stmts, .. } if guards_for(types, body, stmts, method) => {
+                out.push(id as ExprId);
+            }
             ExprKind::Match { arms, .. } => {
                 for arm in arms {
                     if strings::pattern_is(types, body, arm.pat, method) {
@@ -415,6 +419,18 @@ pub fn method_arms(types: &TypeTable<'_>, body: &Body, method: &str) -> Vec<Expr
         }
     }
     out
+}
+
+/// Whether a statement of a block leaves it unless the method is `method`: `if m != method
+/// { return .. }` (its `then` diverges, and it has no `else`).
+fn guards_for(types: &TypeTable<'_>, body: &Body, stmts: &[Stmt], method: &str) -> bool {
+    stmts.iter().any(|stmt| match stmt {
+        Stmt::Expr { expr, .. } => matches!(&body.expr(*expr).kind,
+            ExprKind::If { cond, then, els: None }
+                if strings::inequality(types, body, *cond).is_some_and(|(_, v)| v == method)
+                    && super::text::diverges(body, *then)),
+        _ => false,
+    })
 }
 
 /// The branches that select a tool by its name: arms of a `match` on the name with a string

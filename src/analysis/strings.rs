@@ -51,6 +51,35 @@ pub fn pattern_is(types: &TypeTable<'_>, body: &Body, p: PatId, s: &str) -> bool
 /// A test of one expression against a known string: `(subject, value)` for `subject ==
 /// "v"`, `"v" == subject`, `subject.eq("v")`, `"v".eq(subject)` or `let "v" = subject`
 /// (`if let Some("v") = subject`), the value literal or constant.
+/// The value a condition tests to differ from a string (`method != "tools/call"`,
+/// `!(method == "tools/call")`, `method.ne("tools/call")`), and the string.
+pub fn inequality<'b>(
+    types: &TypeTable<'b>,
+    body: &'b Body,
+    cond: ExprId,
+) -> Option<(ExprId, &'b str)> {
+    let (lhs, rhs) = match &body.expr(cond).kind {
+        ExprKind::Not(inner) => return equality(types, body, *inner),
+        ExprKind::Binary {
+            op: BinOp::Ne,
+            lhs,
+            rhs,
+        } => (*lhs, *rhs),
+        ExprKind::MethodCall {
+            receiver,
+            method,
+            args,
+            ..
+        } if method == "ne" && args.len() == 1 => (*receiver, args[0]),
+        _ => return None,
+    };
+    match (expr_str(types, body, lhs), expr_str(types, body, rhs)) {
+        (None, Some(v)) => Some((lhs, v)),
+        (Some(v), None) => Some((rhs, v)),
+        _ => None,
+    }
+}
+
 pub fn equality<'b>(
     types: &TypeTable<'b>,
     body: &'b Body,

@@ -257,12 +257,21 @@ impl<'p, 'a> Flow<'p, 'a> {
             val: v.clone(),
         });
         let err = v.part(Part::Err);
-        if !err.is_empty() {
+        // `async { .. }.await` as the body's value: the block's own exits are the body's.
+        if !err.is_empty() && !self.awaits_async_block(tail) {
             self.tail_exits(tail, err);
         }
         if self.owner.is_none() {
             self.ret.join(&v.success_side());
         }
+    }
+
+    /// Whether `e` awaits an async block written in place (`async move { .. }.await`).
+    fn awaits_async_block(&self, e: ExprId) -> bool {
+        let body = self.body;
+        matches!(&body.expr(e).kind, ExprKind::Await(inner)
+            if matches!(body.expr(body.peel(*inner)).kind,
+                ExprKind::Closure(c) if body.closure(c).is_async_block))
     }
 
     /// `Box::pin(async move { .. })` or `async move { .. }` returned by the fn.

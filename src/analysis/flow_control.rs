@@ -277,7 +277,7 @@ impl Flow<'_, '_> {
         }
         let outer = self.owner.replace(c);
         let v = self.eval(def.body);
-        let tail = self.body.value_of(def.body);
+        let tail = self.body.closure_value(c);
         self.finish_body(tail, v.clone());
         self.owner = outer;
         v

@@ -56,7 +56,7 @@ fn finding(cx: &Cx<'_>, site: &ProtocolSite) -> Option<Finding> {
     if let Some(tool) = site.forwards {
         return Some(forward_finding(cx, site, tool, &code));
     }
-    let message = if site.in_handler {
+    let message = if site.in_handler && (site.question_mark || site.wraps_err) {
         format!("{construct} returns a failure of {handler} as a JSON-RPC error")
     } else {
         let what = if site.question_mark {

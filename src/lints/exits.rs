@@ -38,6 +38,9 @@ pub struct ProtocolSite {
     pub binding: String,
     /// Why this protocol error is no finding here, when it is not.
     pub exempt: Option<Exempt>,
+    /// The site is an `Err(..)` written here (not a `map_err` chain or a call that returns
+    /// one): the only non-`?` site a fix can replace by a result.
+    pub wraps_err: bool,
     /// The tool fn whose failure a hand-rolled dispatcher hands on here as its own `Err`,
     /// into an answer its callers also give to request errors (see `forwards`).
     pub forwards: Option<FnId>,
@@ -205,9 +208,16 @@ pub fn exit_span(cx: &Cx<'_>, hf: FnId, exit: &Exit, wrap: Option<ExprId>) -> Sp
 fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite> {
     let body = &cx.a.program.def(hf).body;
     let mut out = Vec::new();
+    // Where the exit is neither a `?` nor an `Err(..)` written around the error, the error is
+    // made inside the exit's value (`r.map_err(|e| internal_error(e))`): the constructor is
+    // the place, as it is when the same code sits in a helper.
+    let place = |wrap: Option<ExprId>, ctor_site: Option<Site>| match ctor_site {
+        Some(site) if wrap.is_none() && exit.kind != ExitKind::Question => cx.site_span(site),
+        _ => exit_span(cx, hf, exit, wrap),
+    };
     let local = |protocol: Protocol, wrap: Option<ExprId>, ctor_site: Option<Site>| ProtocolSite {
         handler: h,
-        span: exit_span(cx, hf, exit, wrap),
+        span: place(wrap, ctor_site),
         func: hf,
         node: h,
         in_handler: true,
@@ -220,6 +230,7 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
             .and_then(|s| ctor_message(cx, s)),
         binding: adapter_binding(body, exit.at),
         exempt: None,
+        wraps_err: wrap.is_some(),
         forwards: None,
     };
     let mut other = false;
@@ -297,6 +308,7 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
             message: (!p.sdk_parse).then(|| ctor_message(cx, o.site)).flatten(),
             binding: "e".to_string(),
             exempt,
+            wraps_err: false,
             forwards: None,
         });
     }
@@ -525,10 +537,14 @@ pub fn result_edit(cx: &Cx<'_>, site: &ProtocolSite, error_result: &str) -> Opti
                 error_result,
             ),
         })
-    } else {
+    } else if site.wraps_err {
         Some(Edit {
             span: site.span,
             replacement: error_result.to_string(),
         })
+    } else {
+        // A chain that makes the error (`r.map_err(|e| internal_error(e))`) also carries the
+        // success: replacing it would answer every call with an error.
+        None
     }
 }

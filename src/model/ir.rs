@@ -437,6 +437,20 @@ impl Body {
         }
     }
 
+    /// The value a closure's or async block's body evaluates to: the tail of its body, also
+    /// through the `async` block an async block's body is.
+    pub fn closure_value(&self, c: ClosureId) -> ExprId {
+        let body = self.value_of(self.closure(c).body);
+        match &self.expr(body).kind {
+            ExprKind::Block {
+                tail: Some(t),
+                kind: BlockKind::Async,
+                ..
+            } => self.value_of(*t),
+            _ => body,
+        }
+    }
+
     /// The string literal an expression is, if it is one.
     pub fn str_lit(&self, id: ExprId) -> Option<&str> {
         match &self.expr(self.peel(id)).kind {

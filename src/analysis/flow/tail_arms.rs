@@ -14,10 +14,11 @@ const MAX_TAIL_ARMS: usize = 4096;
 /// fn's body and of each closure body, and the tails of those arms, recursively.
 pub(super) fn tail_branches(body: &Body) -> HashSet<ExprId> {
     let mut out = HashSet::default();
+    let closures = (0..body.closures.len()).filter_map(|c| ClosureId::try_from(c).ok());
     let roots = body
         .root
         .into_iter()
-        .chain(body.closures.iter().map(|c| c.body));
+        .chain(closures.map(|c| body.closure_value(c)));
     let mut stack: Vec<ExprId> = roots.collect();
     while let Some(e) = stack.pop() {
         let e = body.value_of(e);

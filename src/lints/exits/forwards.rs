@@ -43,6 +43,7 @@ pub(super) fn forward_site(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Opt
         message: None,
         binding: "e".to_string(),
         exempt: None,
+        wraps_err: false,
         forwards: Some(tool),
     })
 }

@@ -199,7 +199,16 @@ impl Flow<'_, '_> {
         let mut out = Val::default();
         let mut ok_seen = false;
         let mut valued_arms = 0;
+        // Serializing the crate's data to JSON does not fail on it (as for `?` and `unwrap`
+        // on it): the `Err` branch of that call is no path the tool takes.
+        let cannot_fail = self.serializes_to_json(scrutinee);
         for arm in arms {
+            if cannot_fail
+                && (is_err_pattern(self.body, arm.pat)
+                    || (ok_seen && super::text::is_fallback(self.body, arm.pat)))
+            {
+                continue;
+            }
             let diverges = super::text::diverges(self.body, arm.body);
             // `None` of a lookup by name is the name no tool has.
             // A guarded catch-all (`name if is_math(name) => ..`) runs the tools it selects.

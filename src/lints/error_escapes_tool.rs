@@ -47,28 +47,31 @@ fn finding(cx: &Cx<'_>, site: &ProtocolSite) -> Option<Finding> {
         .or_else(|| sdk.protocol_error_code(Some(site.protocol.ctor)))
         .map_or(String::new(), |c| format!(" ({c})"));
     let construct = if site.question_mark {
-        "`?`"
+        "`?`".to_string()
+    } else if site.early_return_macro {
+        format!("`{}`", ctor_text(cx, site))
     } else {
-        "`Err(..)`"
+        "`Err(..)`".to_string()
     };
     let handler = cx.handler_phrase(site.handler);
     let reach = cx.reach(site.node);
     if let Some(tool) = site.forwards {
         return Some(forward_finding(cx, site, tool, &code));
     }
-    let message = if site.in_handler && (site.question_mark || site.wraps_err) {
-        format!("{construct} returns a failure of {handler} as a JSON-RPC error")
-    } else {
-        let what = if site.question_mark {
-            "`?`".to_string()
+    let message =
+        if site.in_handler && (site.question_mark || site.wraps_err || site.early_return_macro) {
+            format!("{construct} returns a failure of {handler} as a JSON-RPC error")
         } else {
-            format!("`{}`", ctor_text(cx, site))
+            let what = if site.question_mark {
+                "`?`".to_string()
+            } else {
+                format!("`{}`", ctor_text(cx, site))
+            };
+            format!(
+                "{what} in `{}` makes a failure of {handler} a JSON-RPC error",
+                cx.body_name(site.node)
+            )
         };
-        format!(
-            "{what} in `{}` makes a failure of {handler} a JSON-RPC error",
-            cx.body_name(site.node)
-        )
-    };
     let label = format!(
         "the client gets a JSON-RPC error{code}, not a tool result: the model cannot read it or retry"
     );

@@ -41,6 +41,8 @@ pub struct ProtocolSite {
     /// The site is an `Err(..)` written here (not a `map_err` chain or a call that returns
     /// one): the only non-`?` site a fix can replace by a result.
     pub wraps_err: bool,
+    /// The site is a macro that returns early with the error (`bail!`, `bail_public!`).
+    pub early_return_macro: bool,
     /// The tool fn whose failure a hand-rolled dispatcher hands on here as its own `Err`,
     /// into an answer its callers also give to request errors (see `forwards`).
     pub forwards: Option<FnId>,
@@ -231,6 +233,7 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
         binding: adapter_binding(body, exit.at),
         exempt: None,
         wraps_err: wrap.is_some(),
+        early_return_macro: exit.kind == ExitKind::Macro,
         forwards: None,
     };
     let mut other = false;
@@ -309,6 +312,7 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
             binding: "e".to_string(),
             exempt,
             wraps_err: false,
+            early_return_macro: false,
             forwards: None,
         });
     }

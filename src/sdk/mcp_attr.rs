@@ -28,6 +28,7 @@ pub static SPEC: Spec = Spec {
     panic_guard_method: None,
     handler_closure_methods: &[],
     handler_wrappers: &[],
+    early_error_macros: &["bail_public"],
     error_result: "Ok(CallToolResult { content: vec![{message}.into()], is_error: Some(true), ..Default::default() })",
     unknown_tool_error: "bail_public!(ErrorCode::INVALID_PARAMS, \"unknown tool: {name}\");",
     text_content: "Content::text",

@@ -139,6 +139,11 @@ pub trait Sdk: Send + Sync {
         &[]
     }
 
+    /// Whether the macro `path` names returns early with one of the SDK's protocol errors.
+    fn is_early_error_macro(&self, _imports: &Imports, _path: &[Name]) -> bool {
+        false
+    }
+
     /// Whether the call of `path` (`TypedTool::new`) is a constructor of one of the SDK's
     /// types that make a tool of the handler they are given.
     fn is_handler_wrapper(&self, _imports: &Imports, _path: &[Name]) -> bool {

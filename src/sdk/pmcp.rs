@@ -46,6 +46,7 @@ pub static SPEC: Spec = Spec {
         "SimpleTool",
         "SyncTool",
     ],
+    early_error_macros: &[],
     error_result: "Err(pmcp::Error::tool_rejected({message}, None))",
     unknown_tool_error: "return Err(pmcp::Error::invalid_params(format!(\"unknown tool: {name}\")));",
     text_content: "Content::text",

@@ -51,6 +51,10 @@ pub struct Spec {
     /// `TypedTool::new("add", add)`): every callable argument of `Type::f(..)` is a handler,
     /// however the tool is registered after.
     pub handler_wrappers: &'static [&'static str],
+    /// The SDK's macros that return early with one of its protocol errors, the code as the
+    /// first argument (`_` for the SDK's default): mcp-attr's `bail_public!(code, fmt, ..)` is
+    /// `return Err(Error::new(code).with_message(..))`.
+    pub early_error_macros: &'static [&'static str],
     /// Code that returns `{message}` as a tool error, and code that answers an unknown tool
     /// (`{name}`) the spec's way.
     pub error_result: &'static str,
@@ -220,6 +224,12 @@ impl Sdk for TableSdk {
 
     fn handler_closure_methods(&self) -> &'static [&'static str] {
         self.spec.handler_closure_methods
+    }
+
+    fn is_early_error_macro(&self, imports: &Imports, path: &[Name]) -> bool {
+        path.last()
+            .is_some_and(|l| self.spec.early_error_macros.contains(&l.as_str()))
+            && imports.may_come_from(path, self.spec.krate)
     }
 
     fn is_handler_wrapper(&self, imports: &Imports, path: &[Name]) -> bool {

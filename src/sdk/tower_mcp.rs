@@ -28,6 +28,7 @@ pub static SPEC: Spec = Spec {
     panic_guard_method: Some("catch_panics"),
     handler_closure_methods: &["handler", "extractor_handler", "no_params_handler"],
     handler_wrappers: &[],
+    early_error_macros: &[],
     error_result: "Ok(CallToolResult::error({message}))",
     unknown_tool_error: "",
     text_content: "CallToolResult::text",

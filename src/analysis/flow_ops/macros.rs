@@ -80,6 +80,18 @@ impl Flow<'_, '_> {
                 self.exit(ExitKind::Macro, id, err);
                 Val::default()
             }
+            _ if self
+                .env
+                .sdk
+                .is_some_and(|sdk| sdk.is_early_error_macro(self.imports, &m.path)) =>
+            {
+                let err = Val::one(
+                    Fact::Protocol(self.early_error(m, &arg_vals)),
+                    self.site(id),
+                );
+                self.exit(ExitKind::Macro, id, err);
+                Val::default()
+            }
             "anyhow" | "eyre" | "format_err" => {
                 let message = m.format.as_ref().map(|f| f.template.clone());
                 let mut v = text_val.text();
@@ -176,5 +188,43 @@ impl Flow<'_, '_> {
             }
         }
         out
+    }
+}
+
+impl Flow<'_, '_> {
+    /// The protocol error an SDK macro returns early with, by its first argument: a
+    /// JSON-RPC code (a literal or the standard `INVALID_PARAMS` constant), or `_` for the
+    /// SDK's default.
+    fn early_error(&self, m: &MacroCall, arg_vals: &[Val]) -> Protocol {
+        let body = self.body;
+        let first = m.args.first().copied();
+        let invalid_params = first.is_some_and(|a| {
+            matches!(&body.expr(a).kind, ExprKind::Path(p) if p.last().is_some_and(|s| s == "INVALID_PARAMS"))
+        });
+        let code = arg_vals.first().and_then(|v| {
+            v.iter().find_map(|o| match o.fact {
+                Fact::Int(i) => i32::try_from(i).ok(),
+                _ => None,
+            })
+        });
+        // The message, when written as a literal, may say the arguments are wrong: as with
+        // the SDK's other constructors, that is validation whatever the code.
+        let about_args = m
+            .args
+            .iter()
+            .skip(1)
+            .find_map(|&a| body.str_lit(a))
+            .is_some_and(text::mentions_arguments);
+        Protocol {
+            ctor: if invalid_params || about_args || code == Some(-32602) {
+                crate::sdk::ErrorCtor::InvalidParams
+            } else {
+                crate::sdk::ErrorCtor::Other
+            },
+            code,
+            deserialize_prefix: false,
+            unknown_tool: false,
+            sdk_parse: false,
+        }
     }
 }

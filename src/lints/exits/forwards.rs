@@ -44,6 +44,7 @@ pub(super) fn forward_site(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Opt
         binding: "e".to_string(),
         exempt: None,
         wraps_err: false,
+        early_return_macro: false,
         forwards: Some(tool),
     })
 }

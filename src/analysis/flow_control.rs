@@ -183,6 +183,15 @@ impl Flow<'_, '_> {
 
     pub(super) fn match_expr(&mut self, id: ExprId, scrutinee: ExprId, arms: &[Arm]) -> Val {
         let sv = self.eval(scrutinee);
+        // `match v.len() { 1 => .., _ => .. }` tests the length as `v.len() == 1` does.
+        if let ExprKind::MethodCall {
+            receiver, method, ..
+        } = &self.body.expr(scrutinee).kind
+            && method == "len"
+            && let Some(p) = super::text::place_key(self.body, *receiver)
+        {
+            self.checks.length.insert(p);
+        }
         self.note_name_parse(&sv, arms);
         // The fn's value decided by the variant of its receiver or a parameter.
         let by_variant = self.variant_input(id, scrutinee);

@@ -197,6 +197,22 @@ pub(super) fn simple(name: &str) -> Ty {
     }
 }
 
+/// std and tokio fns that read text, by canonical path: each gives `Result<String>`.
+const TEXT_READERS: &[&[&str]] = &[
+    &["std", "fs", "read_to_string"],
+    &["std", "io", "read_to_string"],
+    &["std", "env", "var"],
+    &["tokio", "fs", "read_to_string"],
+];
+
+/// The type a call of a library fn gives, by its canonical path (after `use` resolution).
+pub(super) fn library_fn_type(resolved: &[Name]) -> Option<Ty> {
+    TEXT_READERS
+        .iter()
+        .any(|p| p.len() == resolved.len() && p.iter().zip(resolved).all(|(a, b)| *a == b.as_str()))
+        .then(|| wrap("Result", simple("String")))
+}
+
 /// The type a path call builds when it is not a crate fn: `Type::new(..)`, `Some(x)`,
 /// `Arc::new(x)`, a tuple struct.
 pub(super) fn constructed_type(

@@ -43,7 +43,8 @@ impl Walker<'_, '_> {
                 .filter(|o| *o != "Self");
             return Some(self.fn_ret(t, owner.or(self.def.owner.as_deref())));
         }
-        constructed_type(path, &arg_tys, self.types, self.def.owner.as_deref())
+        super::super::std_types::library_fn_type(&resolved)
+            .or_else(|| constructed_type(path, &arg_tys, self.types, self.def.owner.as_deref()))
     }
 
     pub(super) fn method_call(

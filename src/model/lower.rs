@@ -361,7 +361,12 @@ impl Lowerer {
 
     fn implementation(&mut self, i: &syn::ItemImpl, module: &mut Vec<Name>) {
         let self_ty = self.imports.ty(&i.self_ty);
-        let self_name = match &*i.self_ty {
+        // A type a macro substituted (`impl $ty { .. }`) arrives in an invisible group.
+        let mut self_syn = &*i.self_ty;
+        while let syn::Type::Group(g) = self_syn {
+            self_syn = &g.elem;
+        }
+        let self_name = match self_syn {
             syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_smolstr()),
             _ => None,
         };

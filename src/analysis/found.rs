@@ -3,7 +3,8 @@
 //! when the pattern is ASCII (`&s[i + 1..]` after `s.find('=')`).
 //!
 //! So does a count `Read::read` returned: `n = r.read(&mut buf)?` is at most `buf.len()`, so
-//! `&buf[..n]` cannot panic (`..=n` can).
+//! `&buf[..n]` cannot panic (`..=n` can); and an element's index `v.iter().position(..)`
+//! returned, below `v.len()`, so `&v[i + 1..]` cannot either.
 //!
 //! One pass over a fn body maps each local bound from a search to the searched expression and
 //! the pattern's length in bytes when that is ASCII (0 otherwise): `if let Some(i) =
@@ -93,7 +94,8 @@ fn bind_some(body: &Body, pat: PatId, value: ExprId, out: &mut HashMap<LocalId, 
 }
 
 /// `let i = s.find(..)?` or `.unwrap()` / `.expect(..)`; `let n = r.read(&mut buf)?`, its
-/// error mapped or not (`.map_err(..)?`, `.context(..)?`).
+/// error mapped or not (`.map_err(..)?`, `.context(..)?`), or a search's `None` made an error
+/// (`.ok_or(..)?`: the value is the `Some`'s).
 fn bind_plain(body: &Body, pat: PatId, value: ExprId, out: &mut HashMap<LocalId, Found>) {
     let PatKind::Bind { local, sub: None } = body.pat(pat).kind else {
         return;
@@ -110,7 +112,7 @@ fn bind_plain(body: &Body, pat: PatId, value: ExprId, out: &mut HashMap<LocalId,
     } = &body.expr(body.peel(inner)).kind
         && matches!(
             method.as_str(),
-            "map_err" | "context" | "with_context" | "wrap_err"
+            "map_err" | "context" | "with_context" | "wrap_err" | "ok_or" | "ok_or_else"
         )
     {
         inner = *receiver;
@@ -139,6 +141,23 @@ fn search(body: &Body, e: ExprId) -> Option<Found> {
         return Some(Found {
             searched: buffer,
             pattern_len: 0,
+        });
+    }
+    // `v.iter().position(..)`: an index of an element, below `v.len()` (so one past it is
+    // at most the length). Not over `chars()` or `bytes()`: a char count is no byte offset, and
+    // a byte may sit inside a character.
+    if matches!(method.as_str(), "position" | "rposition")
+        && args.len() == 1
+        && let ExprKind::MethodCall {
+            receiver: sequence,
+            method: iter,
+            ..
+        } = &body.expr(body.peel(*receiver)).kind
+        && matches!(iter.as_str(), "iter" | "iter_mut" | "into_iter")
+    {
+        return Some(Found {
+            searched: *sequence,
+            pattern_len: 1,
         });
     }
     if !matches!(method.as_str(), "find" | "rfind") || args.len() != 1 {

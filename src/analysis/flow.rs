@@ -27,6 +27,7 @@ mod boundaries;
 mod exits;
 mod forwards;
 mod name_parse;
+mod search_loops;
 mod tail_arms;
 mod variants;
 

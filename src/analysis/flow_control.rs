@@ -48,15 +48,17 @@ impl Flow<'_, '_> {
         // `if name == "read" { .. } else if .. else { .. }`: each `then` runs a tool, the last
         // `else` answers a name no tool has, as the arms of a `match` on the name do.
         let name_test = self.is_name_test(cond);
+        // `if tool.name == name { .. }` in a search: the `then` runs the tool found.
+        let selects = name_test || self.compares_with_name(cond);
         let flag = self.param_flag(cond);
         let mut v = self.in_branch(group, then_diverges, gates, |f| {
-            f.tool_arm += u32::from(name_test);
+            f.tool_arm += u32::from(selects);
             f.param_conds.extend(flag);
             let v = f.eval(then);
             f.note_arm_value(id, then, &v);
             f.param_conds
                 .truncate(f.param_conds.len() - usize::from(flag.is_some()));
-            f.tool_arm -= u32::from(name_test);
+            f.tool_arm -= u32::from(selects);
             v
         });
         if let Some(e) = els {

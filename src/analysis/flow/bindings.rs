@@ -6,6 +6,8 @@ use super::*;
 
 impl Flow<'_, '_> {
     pub(super) fn block(&mut self, stmts: &[Stmt], tail: Option<ExprId>) -> Val {
+        // After a loop that leaves when it finds the requested tool, no tool had its name.
+        let mut not_found = false;
         for stmt in stmts {
             match stmt {
                 Stmt::Let { pat, init, els, .. } => {
@@ -31,13 +33,26 @@ impl Flow<'_, '_> {
                 }
                 Stmt::Expr { expr, .. } => {
                     self.eval(*expr);
+                    if !not_found && self.is_search_loop(*expr) {
+                        not_found = true;
+                        self.fallback += 1;
+                        self.name_fallback += 1;
+                    }
                 }
             }
         }
-        match tail {
+        let v = match tail {
             Some(t) => self.eval(t),
             None => Val::default(),
+        };
+        if not_found {
+            if let Some(t) = tail {
+                self.fallback_value(t, &v);
+            }
+            self.fallback -= 1;
+            self.name_fallback -= 1;
         }
+        v
     }
 
     /// Binds a pattern to a value: `Ok(x)`/`Some(x)` get the success payload, `Err(e)` the

@@ -294,6 +294,11 @@ impl<'p, 'a> Flow<'p, 'a> {
     }
 
     pub fn exit(&mut self, kind: ExitKind, at: ExprId, err: Val) {
+        let err = if self.name_fallback > 0 {
+            exits::as_unknown_tool(&err, self.site(at))
+        } else {
+            err
+        };
         self.facts.exits.push(Exit {
             owner: self.owner,
             kind,
@@ -528,6 +533,11 @@ impl<'p, 'a> Flow<'p, 'a> {
                 };
                 if let Some(v) = v {
                     self.note_returned_async(*v);
+                    // `_ => return Ok(reply(..))`: what a catch-all of a selection by name
+                    // returns is its answer to an unknown tool, as its value would be.
+                    if self.name_fallback > 0 {
+                        self.fallback_value(*v, &val);
+                    }
                 }
                 self.facts.returns.push(Return {
                     owner: self.owner,

@@ -87,3 +87,39 @@ impl Flow<'_, '_> {
         }
     }
 }
+
+/// An error made in the catch-all of a selection by the tool's name is the answer to a name
+/// no tool has, whatever its message says: its failures are marked so, and so is the text a
+/// caller makes of them (`e.to_string()`).
+pub(super) fn as_unknown_tool(err: &Val, at: Site) -> Val {
+    let mut out = Val::default();
+    let mut marked = false;
+    for o in err.iter() {
+        let mut o = *o;
+        match &mut o.fact {
+            Fact::Foreign { unknown_tool, .. }
+            | Fact::ErrText { unknown_tool }
+            | Fact::Protocol(Protocol { unknown_tool, .. }) => {
+                *unknown_tool = true;
+                marked = true;
+            }
+            _ => {}
+        }
+        out.push(o);
+    }
+    // An error of the crate's own making (`Err(format!(..))`): it is this answer too.
+    if !marked {
+        out.push(Origin {
+            fact: Fact::Foreign {
+                about_args: false,
+                unknown_tool: true,
+            },
+            part: Part::Plain,
+            site: at,
+            via: None,
+            wrap: None,
+            local: None,
+        });
+    }
+    out
+}

@@ -64,6 +64,11 @@ impl Flow<'_, '_> {
             return;
         }
         let in_fallback = self.fallback > 0;
+        let err = if self.name_fallback > 0 {
+            super::exits::as_unknown_tool(&err, self.site(leaf))
+        } else {
+            err
+        };
         self.arm_errs.insert(leaf, ArmErr { err, in_fallback });
     }
 

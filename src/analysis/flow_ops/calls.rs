@@ -503,6 +503,9 @@ impl Flow<'_, '_> {
                 if bits & SINK_ERROR_RESULT != 0 {
                     self.leaks_in(a);
                     self.sink_params(a, SINK_ERROR_RESULT);
+                    // A helper that makes an `isError` result of what it is given: given the
+                    // unknown tool's error, the result is that answer (made here).
+                    self.fallback_result(id, false, std::slice::from_ref(a));
                 }
             }
             for &(k, site) in &summary.index {

@@ -107,8 +107,18 @@ impl Flow<'_, '_> {
     /// of an error that says the tool does not exist (a callee's lookup by name failed).
     pub(super) fn fallback_result(&mut self, at: ExprId, success: bool, vals: &[Val]) {
         let unknown = || {
-            vals.iter()
-                .any(|v| v.any(|o| matches!(o.fact, Fact::ErrText { unknown_tool: true })))
+            vals.iter().any(|v| {
+                v.any(|o| {
+                    matches!(
+                        o.fact,
+                        Fact::ErrText { unknown_tool: true }
+                            | Fact::Foreign {
+                                unknown_tool: true,
+                                ..
+                            }
+                    )
+                })
+            })
         };
         let fallback = self.name_fallback > 0;
         if fallback || unknown() {
@@ -147,6 +157,9 @@ impl Flow<'_, '_> {
     /// The text of an error result made at `at` from values `vals`.
     pub(super) fn error_text(&mut self, at: ExprId, vals: &[Val]) {
         let text = vals.iter().fold(Val::default(), |t, v| t.joined(&v.text()));
+        // A parameter sent here makes this fn a builder of `isError` results from what its
+        // callers give it (`fn failed(msg: &str) -> Value`).
+        self.sink_params(&text, SINK_ERROR_RESULT);
         self.facts.error_texts.push((at, text));
     }
 

@@ -41,7 +41,7 @@ impl Flow<'_, '_> {
             return None;
         }
         let on_boundary = self.handles_char_boundaries()
-            || self.from_boundary_helper(*end)
+            || self.made_by_boundary_helper(*end)
             || self.slices_at_boundaries(base, index)
             || self.slices_at_found_indices(base, index);
         Some(!on_boundary)
@@ -72,7 +72,7 @@ impl Flow<'_, '_> {
 
     /// Whether `e` is (a local holding) the result of a crate fn that calls std's
     /// char-boundary APIs (`align_to_char_boundary(text, n)`).
-    fn from_boundary_helper(&self, e: ExprId) -> bool {
+    fn made_by_boundary_helper(&self, e: ExprId) -> bool {
         let body = self.body;
         let mut at = e;
         for _ in 0..8 {

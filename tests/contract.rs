@@ -384,3 +384,55 @@ fn main() {}"#;
     assert!(paths("steady").is_empty(), "{c:#}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A fn whose whole body hands its parameters to another handler of the same role is that
+/// handler under another name: moving a dispatcher's body into a helper leaves one
+/// dispatcher in the contract, the fn that does the work.
+#[test]
+fn a_wrapper_of_a_handler_is_listed_once() {
+    let code = r#"use serde_json::{Value, json};
+use std::io::BufRead;
+
+fn shout(args: &Value) -> Value {
+    let text = args["text"].as_str().unwrap_or_default();
+    json!({ "content": [{ "type": "text", "text": text.to_uppercase() }] })
+}
+
+fn route_call(params: &Value) -> Value {
+    match params["name"].as_str() {
+        Some("shout") => shout(&params["arguments"]),
+        _ => json!({ "content": [{ "type": "text", "text": "no such tool" }], "isError": true }),
+    }
+}
+
+fn route(params: &Value) -> Value {
+    route_call(params)
+}
+
+fn main() {
+    for line in std::io::stdin().lock().lines().map_while(Result::ok) {
+        let Ok(request) = serde_json::from_str::<Value>(&line) else { continue };
+        let reply = match request["method"].as_str() {
+            Some("tools/call") => route(&request["params"]),
+            _ => json!({ "error": { "code": -32601, "message": "no such method" } }),
+        };
+        println!("{}", json!({ "jsonrpc": "2.0", "id": request["id"], "result": reply }));
+    }
+}
+"#;
+    let dir = common::scratch_crate(
+        "wrapper_listed_once",
+        &["serde_json = \"1\"".to_string()],
+        &[("src/main.rs", code)],
+    );
+    let (contract, stderr, _) = contract(&dir, &[]);
+    let dispatchers: Vec<&str> = contract["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|t| t["kind"] == "dispatcher")
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(dispatchers, ["route_call"], "{stderr}\n{contract:#}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -48,31 +48,32 @@ pub fn pattern_is(types: &TypeTable<'_>, body: &Body, p: PatId, s: &str) -> bool
     }
 }
 
-/// A test of one expression against a known string: `(subject, value)` for `subject ==
-/// "v"`, `"v" == subject`, `subject.eq("v")`, `"v".eq(subject)` or `let "v" = subject`
-/// (`if let Some("v") = subject`), the value literal or constant.
-/// The value a condition tests to differ from a string (`method != "tools/call"`,
-/// `!(method == "tools/call")`, `method.ne("tools/call")`), and the string.
-pub fn inequality<'b>(
-    types: &TypeTable<'b>,
-    body: &'b Body,
-    cond: ExprId,
-) -> Option<(ExprId, &'b str)> {
-    let (lhs, rhs) = match &body.expr(cond).kind {
-        ExprKind::Not(inner) => return equality(types, body, *inner),
-        ExprKind::Binary {
-            op: BinOp::Ne,
-            lhs,
-            rhs,
-        } => (*lhs, *rhs),
+/// The two sides of a comparison: `a == b` or `a.eq(b)` when `equal`, `a != b` or `a.ne(b)`
+/// otherwise.
+pub fn compared(body: &Body, cond: ExprId, equal: bool) -> Option<(ExprId, ExprId)> {
+    let (op, method) = if equal {
+        (BinOp::Eq, "eq")
+    } else {
+        (BinOp::Ne, "ne")
+    };
+    match &body.expr(cond).kind {
+        ExprKind::Binary { op: o, lhs, rhs } if *o == op => Some((*lhs, *rhs)),
         ExprKind::MethodCall {
             receiver,
-            method,
+            method: m,
             args,
             ..
-        } if method == "ne" && args.len() == 1 => (*receiver, args[0]),
-        _ => return None,
-    };
+        } if m == method && args.len() == 1 => Some((*receiver, args[0])),
+        _ => None,
+    }
+}
+
+/// Of two compared expressions, the one that is not a known string, and the string.
+fn against_string<'b>(
+    types: &TypeTable<'b>,
+    body: &'b Body,
+    (lhs, rhs): (ExprId, ExprId),
+) -> Option<(ExprId, &'b str)> {
     match (expr_str(types, body, lhs), expr_str(types, body, rhs)) {
         (None, Some(v)) => Some((lhs, v)),
         (Some(v), None) => Some((rhs, v)),
@@ -80,29 +81,29 @@ pub fn inequality<'b>(
     }
 }
 
+/// The value a condition tests to differ from a string (`method != "tools/call"`,
+/// `!(method == "tools/call")`, `method.ne("tools/call")`), and the string.
+pub fn inequality<'b>(
+    types: &TypeTable<'b>,
+    body: &'b Body,
+    cond: ExprId,
+) -> Option<(ExprId, &'b str)> {
+    if let ExprKind::Not(inner) = &body.expr(cond).kind {
+        return equality(types, body, *inner);
+    }
+    against_string(types, body, compared(body, cond, false)?)
+}
+
+/// A test of one expression against a known string: `(subject, value)` for `subject ==
+/// "v"`, `"v" == subject`, `subject.eq("v")`, `"v".eq(subject)` or `let "v" = subject`
+/// (`if let Some("v") = subject`), the value literal or constant.
 pub fn equality<'b>(
     types: &TypeTable<'b>,
     body: &'b Body,
     cond: ExprId,
 ) -> Option<(ExprId, &'b str)> {
-    let (lhs, rhs) = match &body.expr(cond).kind {
-        ExprKind::Let { pat, expr } => return Some((*expr, pattern_str(types, body, *pat)?)),
-        ExprKind::Binary {
-            op: BinOp::Eq,
-            lhs,
-            rhs,
-        } => (*lhs, *rhs),
-        ExprKind::MethodCall {
-            receiver,
-            method,
-            args,
-            ..
-        } if method == "eq" && args.len() == 1 => (*receiver, args[0]),
-        _ => return None,
-    };
-    match (expr_str(types, body, lhs), expr_str(types, body, rhs)) {
-        (None, Some(v)) => Some((lhs, v)),
-        (Some(v), None) => Some((rhs, v)),
-        _ => None,
+    if let ExprKind::Let { pat, expr } = &body.expr(cond).kind {
+        return Some((*expr, pattern_str(types, body, *pat)?));
     }
+    against_string(types, body, compared(body, cond, true)?)
 }

@@ -51,48 +51,24 @@ impl Flow<'_, '_> {
     /// numbers in hexadecimal, octal or binary (`format!("{:x}", digest)`): ASCII.
     fn ascii_formatted(&self, e: ExprId) -> bool {
         let body = self.body;
-        let mut at = e;
-        for _ in 0..8 {
-            match &body.expr(body.peel(at)).kind {
-                ExprKind::Local(l) => match body.local(*l).init {
-                    Some(i) => at = i,
-                    None => return false,
-                },
-                ExprKind::Macro(m) => {
-                    return m
-                        .format
-                        .as_ref()
-                        .is_some_and(|f| ascii_template(&f.template));
-                }
-                _ => return false,
-            }
-        }
-        false
+        matches!(&body.expr(initial_value(body, e)).kind,
+            ExprKind::Macro(m) if m.format.as_ref().is_some_and(|f| ascii_template(&f.template)))
     }
 
     /// Whether `e` is (a local holding) the result of a crate fn that calls std's
     /// char-boundary APIs (`align_to_char_boundary(text, n)`).
     fn made_by_boundary_helper(&self, e: ExprId) -> bool {
         let body = self.body;
-        let mut at = e;
-        for _ in 0..8 {
-            match &body.expr(body.peel(at)).kind {
-                ExprKind::Local(l) => match body.local(*l).init {
-                    Some(i) => at = i,
-                    None => return false,
-                },
-                ExprKind::Call { .. } | ExprKind::MethodCall { .. } => {
-                    return self.resolved.targets(at).any(|c| {
-                        !c.may
-                            && c.targets
-                                .iter()
-                                .any(|&t| calls_boundary_api(&self.env.program.def(t).body))
-                    });
-                }
-                _ => return false,
-            }
-        }
-        false
+        let value = initial_value(body, e);
+        matches!(
+            body.expr(value).kind,
+            ExprKind::Call { .. } | ExprKind::MethodCall { .. }
+        ) && self.resolved.targets(value).any(|c| {
+            !c.may
+                && c.targets
+                    .iter()
+                    .any(|&t| calls_boundary_api(&self.env.program.def(t).body))
+        })
     }
 
     /// Whether this fn calls one of std's char-boundary APIs.
@@ -216,4 +192,19 @@ fn ascii_template(template: &str) -> bool {
         rest = &rest[close + 1..];
     }
     true
+}
+
+/// What `e` is: through locals to the value each was initialised with (a few steps).
+fn initial_value(body: &Body, e: ExprId) -> ExprId {
+    let mut at = body.peel(e);
+    for _ in 0..8 {
+        match body.expr(at).kind {
+            ExprKind::Local(l) => match body.local(l).init {
+                Some(i) => at = body.peel(i),
+                None => return at,
+            },
+            _ => return at,
+        }
+    }
+    at
 }

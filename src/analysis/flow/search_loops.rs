@@ -36,19 +36,8 @@ impl Flow<'_, '_> {
     /// literal (a literal selects one tool; a search compares with each tool's name).
     pub(in crate::analysis) fn compares_with_name(&self, cond: ExprId) -> bool {
         let body = self.body;
-        let (lhs, rhs) = match &body.expr(cond).kind {
-            ExprKind::Binary {
-                op: BinOp::Eq,
-                lhs,
-                rhs,
-            } => (*lhs, *rhs),
-            ExprKind::MethodCall {
-                receiver,
-                method,
-                args,
-                ..
-            } if method == "eq" && args.len() == 1 => (*receiver, args[0]),
-            _ => return false,
+        let Some((lhs, rhs)) = crate::analysis::strings::compared(body, cond, true) else {
+            return false;
         };
         let literal = |e: ExprId| body.str_lit(body.peel(e)).is_some();
         !literal(lhs) && !literal(rhs) && (self.mentions_name(lhs) || self.mentions_name(rhs))

@@ -127,9 +127,15 @@ fn forward_finding(cx: &Cx<'_>, site: &ProtocolSite, tool: FnId, code: &str) -> 
     } else {
         "this arm"
     };
+    // The fn handed on is a tool of its own, or a fn the tool's arm calls (`read_args(..)?`).
+    let callee = cx.a.program.def(tool).name.clone();
+    let failure = if cx.handlers.role(tool) == Role::Tool {
+        format!("a failure of tool `{callee}`")
+    } else {
+        format!("the failure of `{callee}`, called in a tool's arm,")
+    };
     let message = format!(
-        "{construct} hands a failure of tool `{}` on as the {}'s error, which the server answers with a JSON-RPC error",
-        cx.a.program.def(tool).name,
+        "{construct} hands {failure} on as the {}'s error, which the server answers with a JSON-RPC error",
         cx.handler_phrase(site.handler),
     );
     Finding::new(ErrorEscapesTool::NAME, site.span, message)

@@ -65,6 +65,28 @@ pub enum Exempt {
 }
 
 impl ProtocolSite {
+    /// A site at `exit` of handler `h` (fn `hf`) itself, placed at `span`: what the exit
+    /// tells of it (`?` or not, its operand), the rest as the caller sets it.
+    fn at_exit(h: NodeId, hf: FnId, exit: &Exit, span: Span, protocol: Protocol) -> Self {
+        ProtocolSite {
+            handler: h,
+            span,
+            func: hf,
+            node: h,
+            in_handler: true,
+            question_mark: exit.kind == ExitKind::Question,
+            operand: exit.operand,
+            option: exit.option,
+            protocol,
+            message: None,
+            binding: "e".to_string(),
+            exempt: None,
+            wraps_err: false,
+            early_return_macro: exit.kind == ExitKind::Macro,
+            forwards: None,
+        }
+    }
+
     pub fn is_validation(&self) -> bool {
         self.protocol.ctor == ErrorCtor::InvalidParams || self.protocol.sdk_parse
     }
@@ -218,23 +240,12 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
         _ => exit_span(cx, hf, exit, wrap),
     };
     let local = |protocol: Protocol, wrap: Option<ExprId>, ctor_site: Option<Site>| ProtocolSite {
-        handler: h,
-        span: place(wrap, ctor_site),
-        func: hf,
-        node: h,
-        in_handler: true,
-        question_mark: exit.kind == ExitKind::Question,
-        operand: exit.operand,
-        option: exit.option,
-        protocol,
         message: ctor_site
             .filter(|_| !protocol.sdk_parse)
             .and_then(|s| ctor_message(cx, s)),
         binding: adapter_binding(body, exit.at),
-        exempt: None,
         wraps_err: wrap.is_some(),
-        early_return_macro: exit.kind == ExitKind::Macro,
-        forwards: None,
+        ..ProtocolSite::at_exit(h, hf, exit, place(wrap, ctor_site), protocol)
     };
     let mut other = false;
     let own = cx.sdk.is_some_and(|s| s.writes_own_responses());

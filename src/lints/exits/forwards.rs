@@ -22,30 +22,18 @@ pub(super) fn forward_site(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Opt
     if !shares_with_request_errors(cx, hf) {
         return None;
     }
+    // The answer's code is the construction's, up the chain, which answers every failure
+    // alike: argument failures reach it as execution failures do.
+    let protocol = Protocol {
+        ctor: ErrorCtor::Other,
+        code: None,
+        deserialize_prefix: false,
+        unknown_tool: false,
+        sdk_parse: false,
+    };
     Some(ProtocolSite {
-        handler: h,
-        span: exit_span(cx, hf, exit, None),
-        func: hf,
-        node: h,
-        in_handler: true,
-        question_mark: exit.kind == ExitKind::Question,
-        operand: exit.operand,
-        option: exit.option,
-        // The answer's code is the construction's, up the chain, which answers every failure
-        // alike: argument failures reach it as execution failures do.
-        protocol: Protocol {
-            ctor: ErrorCtor::Other,
-            code: None,
-            deserialize_prefix: false,
-            unknown_tool: false,
-            sdk_parse: false,
-        },
-        message: None,
-        binding: "e".to_string(),
-        exempt: None,
-        wraps_err: false,
-        early_return_macro: false,
         forwards: Some(tool),
+        ..ProtocolSite::at_exit(h, hf, exit, exit_span(cx, hf, exit, None), protocol)
     })
 }
 

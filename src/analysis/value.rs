@@ -9,7 +9,7 @@ use crate::model::ir::{ExprId, LocalId};
 use crate::sdk::ErrorCtor;
 
 /// At most this many origins are tracked per value; the rest are dropped.
-pub const MAX_ORIGINS: usize = 64;
+pub const MAX_ORIGINS: usize = 256;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Part {
@@ -189,8 +189,21 @@ impl Val {
     }
 
     pub fn join(&mut self, other: &Val) {
+        // Large values are looked up in a set, so that a join stays linear in their size.
+        if self.0.len().min(other.0.len()) < 16 {
+            for o in &other.0 {
+                self.push(*o);
+            }
+            return;
+        }
+        let mut present: std::collections::HashSet<Origin> = self.0.iter().copied().collect();
         for o in &other.0 {
-            self.push(*o);
+            if self.0.len() >= MAX_ORIGINS {
+                break;
+            }
+            if present.insert(*o) {
+                self.0.push(*o);
+            }
         }
     }
 

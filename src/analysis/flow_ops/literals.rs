@@ -223,10 +223,13 @@ impl Flow<'_, '_> {
         }
         // A failure report nested under another key (`{"result": to_json(&v)}`) is data of
         // this object, not its verdict: the object itself reports a failure only through its
-        // own members (above).
-        for v in &vals {
+        // own members (above). The text of its own `"error"` member is that report (made
+        // above), not a second failure beside it: nested deeper, it is data too.
+        let error = get("error");
+        for (i, v) in vals.iter().enumerate() {
             for o in v.iter() {
-                if !matches!(o.fact, Fact::FailText | Fact::ErrJson) {
+                let reported = Some(i) == error && o.fact.is_failure();
+                if !reported && !matches!(o.fact, Fact::FailText | Fact::ErrJson) {
                     out.push(*o);
                 }
             }

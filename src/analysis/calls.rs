@@ -130,6 +130,8 @@ struct Walker<'p, 'a> {
     owner: Option<ClosureId>,
     guard: u32,
     open: Vec<u32>,
+    /// Calls whose task is joined and unwrapped on the spot (see `std_types`).
+    unwrapped_tasks: Vec<ExprId>,
 }
 
 /// Resolves the calls of fn `func`.
@@ -156,6 +158,7 @@ pub fn resolve_fn(
         owner: None,
         guard: 0,
         open: Vec::new(),
+        unwrapped_tasks: super::std_types::tasks_unwrapped(&def.body),
     };
     for p in &def.params {
         let ty = w.normalize(types.expand(&p.ty));

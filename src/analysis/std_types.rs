@@ -312,3 +312,46 @@ pub(super) fn std_method_type(recv: &Ty, method: &str) -> Option<Ty> {
         _ => None,
     }
 }
+
+/// Whether the library fn at this canonical path runs what it is given as a task of its own
+/// (`tokio::spawn`, `std::thread::spawn`, `spawn_blocking`): a panic there ends that task,
+/// and comes back to the caller only as the `Err` of its join handle.
+pub(crate) fn runs_as_task(resolved: &[Name]) -> bool {
+    let first = resolved.first().map(Name::as_str);
+    let last = resolved.last().map(Name::as_str);
+    matches!(first, Some("tokio" | "std" | "async_std" | "smol"))
+        && matches!(last, Some("spawn" | "spawn_blocking" | "spawn_local"))
+}
+
+/// The calls in `body` whose task's result is joined and unwrapped on the spot
+/// (`spawn(..).await.unwrap()`, `thread::spawn(..).join().expect(..)`): a panic in the task
+/// resumes in the caller there.
+pub(crate) fn tasks_unwrapped(body: &crate::model::ir::Body) -> Vec<crate::model::ir::ExprId> {
+    use crate::model::ir::ExprKind;
+    let mut out = Vec::new();
+    for e in &body.exprs {
+        let ExprKind::MethodCall {
+            receiver, method, ..
+        } = &e.kind
+        else {
+            continue;
+        };
+        if !matches!(method.as_str(), "unwrap" | "expect") {
+            continue;
+        }
+        let mut inner = body.peel(*receiver);
+        loop {
+            match &body.expr(inner).kind {
+                ExprKind::Await(i) => inner = body.peel(*i),
+                ExprKind::MethodCall {
+                    receiver, method, ..
+                } if method == "join" => inner = body.peel(*receiver),
+                _ => break,
+            }
+        }
+        if matches!(body.expr(inner).kind, ExprKind::Call { .. }) {
+            out.push(inner);
+        }
+    }
+    out
+}

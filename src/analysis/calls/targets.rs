@@ -22,7 +22,10 @@ impl Walker<'_, '_> {
         if targets.is_empty() && *resolved != **path {
             targets = self.types.resolve_path(self.program, self.func, path);
         }
-        let guard = path.last().is_some_and(|n| self.is_guard_name(n));
+        // A task started here catches its panics, unless the caller unwraps its join.
+        let task = crate::analysis::std_types::runs_as_task(&resolved)
+            && !self.unwrapped_tasks.contains(&id);
+        let guard = task || path.last().is_some_and(|n| self.is_guard_name(n));
         let first = targets.first().copied();
         let idx = self.record(id, CallKind::Call, targets, false);
         self.open.push(idx);

@@ -26,8 +26,12 @@ impl Flow<'_, '_> {
             return v;
         };
         let last = path.last().map(Name::as_str).unwrap_or_default();
-        let guard =
-            last == "catch_unwind" || self.env.config.panic_guards.iter().any(|g| g == last);
+        // A task started here catches its panics, unless the caller unwraps its join.
+        let task = crate::analysis::std_types::runs_as_task(&self.imports.resolve_segments(path))
+            && !crate::analysis::std_types::tasks_unwrapped(self.body).contains(&id);
+        let guard = task
+            || last == "catch_unwind"
+            || self.env.config.panic_guards.iter().any(|g| g == last);
         let vals = self.args_within(id, args, guard);
         let first = || vals.first().cloned().unwrap_or_default();
         match last {

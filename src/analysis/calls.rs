@@ -498,6 +498,13 @@ impl Walker<'_, '_> {
                 let tys: Vec<Option<Ty>> = items.iter().map(|&i| self.visit(i)).collect();
                 tys.into_iter().collect::<Option<Vec<Ty>>>().map(Ty::Tuple)
             }
+            ExprKind::Repeat { value, len } => {
+                self.visit(*len);
+                self.visit(*value).map(|t| Ty::Path {
+                    path: [Name::new("Vec")].into(),
+                    args: vec![t],
+                })
+            }
             ExprKind::Array(items) => {
                 let mut first = None;
                 for &i in items {

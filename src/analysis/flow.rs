@@ -571,6 +571,10 @@ impl<'p, 'a> Flow<'p, 'a> {
                 }
                 out
             }
+            ExprKind::Repeat { value, len } => {
+                self.eval(*len);
+                self.eval(*value)
+            }
             ExprKind::Range { start, end, .. } => {
                 let bounds = [start, end]
                     .into_iter()

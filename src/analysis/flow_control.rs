@@ -421,7 +421,7 @@ impl Flow<'_, '_> {
             || place
                 .as_ref()
                 .is_some_and(|p| self.past_checked_prefix(p, index))
-            || self.slices_at_found_indices(base, index)
+            || self.slices_at_found_indices(base, index, self.is_element_sequence(base))
             || self.slices_at_boundaries(base, index);
         let shape = super::text::index_can_panic(self.body, index);
         let base_ty = self.resolved_base_is_sequence(base);
@@ -501,7 +501,13 @@ impl Flow<'_, '_> {
 
     /// `s[i..]`, `s[i + 1..]`, `s[..i]` where `i` is what `s.find(..)` returned. One bound
     /// only (or a start of `0`): `s[1..i]` and `s[i..j]` panic when the start passes the end.
-    pub(crate) fn slices_at_found_indices(&mut self, base: ExprId, index: ExprId) -> bool {
+    /// `splits_ok`: `base` is no string, so a bound need not be a char boundary.
+    pub(crate) fn slices_at_found_indices(
+        &mut self,
+        base: ExprId,
+        index: ExprId,
+        splits_ok: bool,
+    ) -> bool {
         let body = self.body;
         let ExprKind::Range {
             start,
@@ -523,7 +529,15 @@ impl Flow<'_, '_> {
         let found = self
             .found
             .get_or_insert_with(|| super::found::found_indices(body));
-        super::found::is_found_bound(body, found, base, bound, usize::from(inclusive))
+        super::found::is_found_bound(body, found, base, bound, usize::from(inclusive), splits_ok)
+    }
+
+    /// Whether the indexed value is a sequence of elements, not a string (a `Vec`, slice or
+    /// array), as far as local types tell.
+    fn is_element_sequence(&self, base: ExprId) -> bool {
+        self.base_ty(base, 0)
+            .and_then(|t| super::types::peel(t).last_segment())
+            .is_some_and(|s| matches!(s, "Vec" | "[]" | "VecDeque"))
     }
 
     /// Whether the indexed value is a sequence (a `Vec`, slice, array or string), as far as

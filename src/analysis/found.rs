@@ -6,6 +6,11 @@
 //! `&buf[..n]` cannot panic (`..=n` can); and an element's index `v.iter().position(..)`
 //! returned, below `v.len()`, so `&v[i + 1..]` cannot either.
 //!
+//! So does a bound made from a length or a constant: `a.min(v.len())`, `v.len()
+//! .saturating_sub(k)`, `cmp::min(a, CHUNK)` are at most `v.len()` (or `CHUNK`), so slicing
+//! `v` (or a buffer made `vec![0; CHUNK]`) up to or from them cannot panic either. They are
+//! byte counts, not char boundaries: a string sliced at one can still split a character.
+//!
 //! One pass over a fn body maps each local bound from a search to the searched expression and
 //! the pattern's length in bytes when that is ASCII (0 otherwise): `if let Some(i) =
 //! s.find(..)`, `let Some(i) = .. else`, `match s.find(..) { Some(i) => .. }`,
@@ -20,8 +25,30 @@ use crate::model::ir::{BinOp, Body, ExprId, ExprKind, Lit, LocalId, PatId, PatKi
 /// pattern's length (0 when not known to be ASCII).
 #[derive(Clone, Copy, Debug)]
 pub struct Found {
-    pub searched: ExprId,
+    pub searched: Limit,
     pub pattern_len: usize,
+    /// Slicing the searched value at it cannot split a character (a search's index, a
+    /// count of bytes read, an element's index); a length-derived bound can.
+    pub boundary: bool,
+}
+
+/// What an offset is known to be at most.
+#[derive(Clone, Copy, Debug)]
+pub enum Limit {
+    /// The length of this value (a local or a field path on one).
+    LenOf(ExprId),
+    /// This constant: an integer literal or a path to a `const`.
+    Const(ExprId),
+}
+
+impl Found {
+    fn at_most_len(searched: ExprId, pattern_len: usize) -> Found {
+        Found {
+            searched: Limit::LenOf(searched),
+            pattern_len,
+            boundary: true,
+        }
+    }
 }
 
 /// The locals of `body` bound from a string search.
@@ -138,10 +165,17 @@ fn search(body: &Body, e: ExprId) -> Option<Found> {
         && let [arg] = &args[..]
         && let ExprKind::Ref(buffer) = body.expr(*arg).kind
     {
-        return Some(Found {
-            searched: buffer,
-            pattern_len: 0,
-        });
+        // A read into part of the buffer (`&mut buf[..k]`, `&mut buf[a..]`) counts at most
+        // that part's bytes, fewer than the buffer's.
+        let buffer = match &body.expr(buffer).kind {
+            ExprKind::Index { base, index, .. }
+                if matches!(body.expr(*index).kind, ExprKind::Range { .. }) =>
+            {
+                *base
+            }
+            _ => buffer,
+        };
+        return Some(Found::at_most_len(buffer, 0));
     }
     // `v.iter().position(..)`: an index of an element, below `v.len()` (so one past it is
     // at most the length). Not over `chars()` or `bytes()`: a char count is no byte offset, and
@@ -155,10 +189,7 @@ fn search(body: &Body, e: ExprId) -> Option<Found> {
         } = &body.expr(body.peel(*receiver)).kind
         && matches!(iter.as_str(), "iter" | "iter_mut" | "into_iter")
     {
-        return Some(Found {
-            searched: *sequence,
-            pattern_len: 1,
-        });
+        return Some(Found::at_most_len(*sequence, 1));
     }
     if !matches!(method.as_str(), "find" | "rfind") || args.len() != 1 {
         return None;
@@ -168,39 +199,158 @@ fn search(body: &Body, e: ExprId) -> Option<Found> {
         ExprKind::Lit(Lit::Str(s)) if s.is_ascii() => s.len(),
         _ => 0,
     };
-    Some(Found {
-        searched: *receiver,
-        pattern_len,
-    })
+    Some(Found::at_most_len(*receiver, pattern_len))
 }
 
 /// Whether slicing `base` at `bound` (plus `extra` bytes) cannot panic: the bound is an
-/// index a search of `base` returned, or that index plus at most the ASCII pattern's length.
+/// index a search of `base` returned, or that index plus at most the ASCII pattern's length;
+/// or, when `splits_ok` (`base` is no string), a bound made from `base`'s length or from the
+/// constant length of the buffer `base` is.
 pub fn is_found_bound(
     body: &Body,
     found: &HashMap<LocalId, Found>,
     base: ExprId,
     bound: ExprId,
     extra: usize,
+    splits_ok: bool,
 ) -> bool {
-    let (local, offset) = match &body.expr(bound).kind {
-        ExprKind::Local(l) => (*l, 0),
+    let (at, offset) = match &body.expr(bound).kind {
         ExprKind::Binary {
             op: BinOp::Add,
             lhs,
             rhs,
-        } => match (&body.expr(*lhs).kind, &body.expr(*rhs).kind) {
-            (ExprKind::Local(l), ExprKind::Lit(Lit::Int(k))) => (*l, *k),
+        } => match body.expr(*rhs).kind {
+            ExprKind::Lit(Lit::Int(k)) => (*lhs, k),
             _ => return false,
         },
-        _ => return false,
+        _ => (bound, 0),
     };
-    let Some(f) = found.get(&local) else {
+    let Ok(offset) = usize::try_from(offset) else {
         return false;
     };
-    let within = usize::try_from(offset)
-        .is_ok_and(|k| k + extra == 0 || k.saturating_add(extra) <= f.pattern_len);
-    within && same_value(body, f.searched, base)
+    let mut candidates = Vec::new();
+    if let ExprKind::Local(l) = body.expr(at).kind
+        && let Some(f) = found.get(&l)
+    {
+        candidates.push(*f);
+    }
+    limits(body, at, 0, &mut candidates);
+    candidates.iter().any(|f| {
+        let within = offset + extra == 0 || offset.saturating_add(extra) <= f.pattern_len;
+        // A buffer made with a fixed length (`[0u8; N]`, `vec![0; N]`) is no string.
+        within
+            && match f.searched {
+                Limit::LenOf(s) => (f.boundary || splits_ok) && same_value(body, s, base),
+                Limit::Const(c) => fixed_len(body, base).is_some_and(|n| const_at_most(body, c, n)),
+            }
+    })
+}
+
+/// What `e` is known to be at most, from how it is computed: a length (`v.len()`, a char
+/// boundary of `v`), the smaller of two values (`a.min(b)`, `cmp::min(a, b)`), a saturating
+/// difference (`n.saturating_sub(k)` is at most `n`), a clamp's upper end, a constant; through
+/// locals that are never assigned again. The bound is for hostile nesting.
+fn limits(body: &Body, e: ExprId, depth: u32, out: &mut Vec<Found>) {
+    if depth > 8 {
+        return;
+    }
+    let e = body.peel(e);
+    let below = |out: &mut Vec<Found>, of: ExprId| {
+        let from = out.len();
+        limits(body, of, depth + 1, out);
+        // Less than a length is no char boundary of what it measures.
+        for f in &mut out[from..] {
+            f.boundary = false;
+        }
+    };
+    let constant = || Found {
+        searched: Limit::Const(e),
+        pattern_len: 0,
+        boundary: false,
+    };
+    match &body.expr(e).kind {
+        ExprKind::Local(l) if !is_assigned(body, *l) => {
+            if let Some(init) = body.local(*l).init {
+                limits(body, init, depth + 1, out);
+            }
+        }
+        ExprKind::Lit(Lit::Int(_)) => out.push(constant()),
+        ExprKind::Path(p) if p.last().is_some_and(|s| is_const_name(s)) => out.push(constant()),
+        ExprKind::MethodCall {
+            receiver,
+            method,
+            args,
+            ..
+        } => match (method.as_str(), &args[..]) {
+            ("len", []) => out.push(Found::at_most_len(*receiver, 0)),
+            ("min", [other]) => {
+                below(out, *receiver);
+                below(out, *other);
+            }
+            ("saturating_sub", [_]) => below(out, *receiver),
+            ("clamp", [_, high]) => below(out, *high),
+            _ => {}
+        },
+        ExprKind::Call { func, args } if args.len() == 2 && is_cmp_min(body, *func) => {
+            below(out, args[0]);
+            below(out, args[1]);
+        }
+        _ => {}
+    }
+}
+
+/// `std::cmp::min`, `cmp::min` or an imported `min`.
+fn is_cmp_min(body: &Body, func: ExprId) -> bool {
+    matches!(&body.expr(func).kind, ExprKind::Path(p)
+        if p.last().is_some_and(|l| l == "min")
+            && (p.len() == 1 || p[p.len() - 2] == "cmp"))
+}
+
+/// A `const` by Rust's naming convention (`CHUNK_SIZE`).
+fn is_const_name(s: &str) -> bool {
+    s.chars().any(|c| c.is_ascii_uppercase()) && !s.chars().any(|c| c.is_lowercase())
+}
+
+/// Whether local `l` is assigned after its `let` (`l = ..`, `l += ..`).
+fn is_assigned(body: &Body, l: LocalId) -> bool {
+    body.exprs.iter().any(|x| {
+        matches!(x.kind, ExprKind::Assign { place, .. }
+            if matches!(body.expr(body.peel(place)).kind, ExprKind::Local(p) if p == l))
+    })
+}
+
+/// The length expression of the buffer `base` is, when it was made with a fixed length
+/// (`[0u8; N]`, `vec![0; N]`) and nothing shortens it.
+fn fixed_len(body: &Body, base: ExprId) -> Option<ExprId> {
+    let ExprKind::Local(l) = body.expr(body.peel(base)).kind else {
+        return None;
+    };
+    if is_assigned(body, l) || shortened(body, l) {
+        return None;
+    }
+    match &body.expr(body.peel(body.local(l).init?)).kind {
+        ExprKind::Repeat { len, .. } => Some(*len),
+        ExprKind::Macro(m) if m.repeat && m.name == "vec" => m.args.get(1).copied(),
+        _ => None,
+    }
+}
+
+/// Whether a method that can make a `Vec` shorter is called on local `l`.
+fn shortened(body: &Body, l: LocalId) -> bool {
+    body.exprs.iter().any(|x| {
+        matches!(&x.kind, ExprKind::MethodCall { receiver, method, .. }
+            if crate::analysis::std_types::SHORTENING_METHODS.contains(&method.as_str())
+                && matches!(body.expr(body.peel(*receiver)).kind, ExprKind::Local(p) if p == l))
+    })
+}
+
+/// Whether constant `c` is at most constant `len`: the same `const`, or integer literals.
+fn const_at_most(body: &Body, c: ExprId, len: ExprId) -> bool {
+    match (&body.expr(c).kind, &body.expr(body.peel(len)).kind) {
+        (ExprKind::Lit(Lit::Int(a)), ExprKind::Lit(Lit::Int(b))) => a <= b,
+        (ExprKind::Path(a), ExprKind::Path(b)) => a == b,
+        _ => false,
+    }
 }
 
 /// The same local, or the same field path on one (`self.text`).

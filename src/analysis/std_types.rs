@@ -355,3 +355,25 @@ pub(crate) fn tasks_unwrapped(body: &crate::model::ir::Body) -> Vec<crate::model
     }
     out
 }
+
+/// `Vec` (and `VecDeque`) methods that can leave it shorter than it was made: a buffer made
+/// with a fixed length keeps it only if none of these is called on it.
+pub(crate) const SHORTENING_METHODS: &[&str] = &[
+    "truncate",
+    "clear",
+    "pop",
+    "pop_back",
+    "pop_front",
+    "drain",
+    "resize",
+    "resize_with",
+    "split_off",
+    "retain",
+    "retain_mut",
+    "dedup",
+    "dedup_by",
+    "dedup_by_key",
+    "remove",
+    "swap_remove",
+    "set_len",
+];

@@ -200,6 +200,11 @@ pub enum ExprKind {
     },
     Tuple(Box<[ExprId]>),
     Array(Box<[ExprId]>),
+    /// `[value; len]`: an array of `len` copies.
+    Repeat {
+        value: ExprId,
+        len: ExprId,
+    },
     Range {
         start: Option<ExprId>,
         end: Option<ExprId>,
@@ -351,6 +356,8 @@ pub struct MacroCall {
     pub json: Option<Json>,
     /// `matches!`'s pattern.
     pub pat: Option<PatId>,
+    /// `vec![value; len]`: `args` are the value and the length.
+    pub repeat: bool,
     /// Names called in arguments that did not parse (`my_macro!(helper(x) => ..)`).
     pub calls: Vec<Name>,
 }

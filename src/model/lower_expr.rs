@@ -468,7 +468,7 @@ impl<'i, 's> BodyCx<'i, 's> {
                 let value = self.expr(&r.expr);
                 let len = self.expr(&r.len);
                 self.push(
-                    ExprKind::Array(Box::new([value, len])),
+                    ExprKind::Repeat { value, len },
                     delim_sp(&r.bracket_token.span),
                 )
             }

@@ -192,6 +192,7 @@ impl BodyCx<'_, '_> {
             format: None,
             json: None,
             pat: None,
+            repeat: false,
             calls: Vec::new(),
         };
         if call.path.len() == 1
@@ -225,7 +226,10 @@ impl BodyCx<'_, '_> {
                     .iter()
                     .position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ';'))
                 {
-                    Some(at) => vec![tokens[..at].to_vec(), tokens[at + 1..].to_vec()],
+                    Some(at) => {
+                        call.repeat = true;
+                        vec![tokens[..at].to_vec(), tokens[at + 1..].to_vec()]
+                    }
                     None => chunks(),
                 };
                 for part in &parts {

@@ -43,7 +43,7 @@ impl Flow<'_, '_> {
         let on_boundary = self.handles_char_boundaries()
             || self.made_by_boundary_helper(*end)
             || self.slices_at_boundaries(base, index)
-            || self.slices_at_found_indices(base, index);
+            || self.slices_at_found_indices(base, index, false);
         Some(!on_boundary)
     }
 

@@ -127,6 +127,9 @@ pub struct Checks {
     /// `s.starts_with(p)`: the place `s` and the place or literal `p`, so `&s[p.len()..]` is
     /// known to be in bounds.
     pub prefix: HashSet<(String, String)>,
+    /// `m.contains_key(k)`, `m.insert(k, v)`, `m.entry(k)`: the map's place and the key's,
+    /// so `m.get(k).unwrap()` finds its entry.
+    pub keys: HashSet<(String, String)>,
 }
 
 /// Analyses fn `func`; returns its facts and summary.

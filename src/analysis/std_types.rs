@@ -377,3 +377,7 @@ pub(crate) const SHORTENING_METHODS: &[&str] = &[
     "swap_remove",
     "set_len",
 ];
+
+/// Maps whose `get(k)` finds the entry `insert(k, v)`, `entry(k)` made or `contains_key(k)`
+/// tested.
+pub(crate) const MAP_TYPES: &[&str] = &["HashMap", "BTreeMap", "IndexMap", "DashMap"];

@@ -34,6 +34,7 @@ impl Flow<'_, '_> {
             || write_to_memory
             || text::is_constant(body, inner)
             || self.checked_before(inner)
+            || self.finds_entry(inner)
         {
             return;
         }
@@ -137,6 +138,12 @@ impl Flow<'_, '_> {
         {
             self.checks.prefix.insert((place.clone(), pattern));
         }
+        // After these the map has an entry for the key (`entry` through `or_insert*`).
+        if matches!(method, "contains_key" | "insert" | "entry")
+            && let Some(key) = args.first().and_then(|&a| self.key_of(a))
+        {
+            self.checks.keys.insert((place.clone(), key));
+        }
         match method {
             "is_empty" => {
                 self.checks.length.insert(place);
@@ -149,6 +156,79 @@ impl Flow<'_, '_> {
             }
             _ => {}
         }
+    }
+
+    /// `m.get(k)` / `m.get_mut(k)` / `m.remove(k)` (its value `.cloned()` or `.copied()`) for
+    /// a key the fn checked the map for or put in it: the entry is there.
+    fn finds_entry(&self, receiver: ExprId) -> bool {
+        let body = self.body;
+        let mut at = body.peel(receiver);
+        if let ExprKind::MethodCall {
+            receiver: r,
+            method,
+            args,
+            ..
+        } = &body.expr(at).kind
+            && args.is_empty()
+            && matches!(method.as_str(), "cloned" | "copied")
+        {
+            at = body.peel(*r);
+        }
+        let ExprKind::MethodCall {
+            receiver: map,
+            method,
+            args,
+            ..
+        } = &body.expr(at).kind
+        else {
+            return false;
+        };
+        let is_map = self
+            .base_ty(*map, 0)
+            .and_then(|t| crate::analysis::types::peel(t).last_segment())
+            .is_none_or(|t| crate::analysis::std_types::MAP_TYPES.contains(&t));
+        if !is_map || !matches!(method.as_str(), "get" | "get_mut" | "remove") {
+            return false;
+        }
+        match (text::place_key(body, *map), &args[..]) {
+            (Some(place), [key]) => self
+                .key_of(*key)
+                .is_some_and(|key| self.checks.keys.contains(&(place, key))),
+            _ => false,
+        }
+    }
+
+    /// A map key as a key of `Checks::keys`: the place or literal it is made from, however it
+    /// is borrowed or converted (`&k`, `k.to_string()`, `k.clone()`, `String::from(k)`).
+    fn key_of(&self, e: ExprId) -> Option<String> {
+        let body = self.body;
+        let mut at = body.peel(e);
+        for _ in 0..4 {
+            match &body.expr(at).kind {
+                ExprKind::MethodCall {
+                    receiver,
+                    method,
+                    args,
+                    ..
+                } if args.is_empty()
+                    && matches!(
+                        method.as_str(),
+                        "to_string" | "to_owned" | "clone" | "into" | "as_str" | "as_ref"
+                    ) =>
+                {
+                    at = body.peel(*receiver);
+                }
+                ExprKind::Call { func, args }
+                    if args.len() == 1
+                        && matches!(&body.expr(*func).kind, ExprKind::Path(p)
+                            if p.last().is_some_and(|l| l == "from")) =>
+                {
+                    at = body.peel(args[0]);
+                }
+                _ => break,
+            }
+        }
+        self.pattern_key(at)
     }
 
     /// A prefix pattern as a key: its place (`kw`, `self.sep`) or its string literal.

@@ -130,6 +130,9 @@ pub struct Checks {
     /// `m.contains_key(k)`, `m.insert(k, v)`, `m.entry(k)`: the map's place and the key's,
     /// so `m.get(k).unwrap()` finds its entry.
     pub keys: HashSet<(String, String)>,
+    /// `s.ends_with(p)` for an ASCII literal `p`: the place `s` and `p`'s length in bytes, so
+    /// `&s[..s.len() - k]` for `k` up to that length is in bounds and on a char boundary.
+    pub ascii_suffix: HashSet<(String, usize)>,
 }
 
 /// Analyses fn `func`; returns its facts and summary.

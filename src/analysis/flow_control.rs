@@ -422,6 +422,7 @@ impl Flow<'_, '_> {
                 .as_ref()
                 .is_some_and(|p| self.past_checked_prefix(p, index))
             || self.slices_at_found_indices(base, index, self.is_element_sequence(base))
+            || self.before_checked_suffix(base, index)
             || self.slices_at_boundaries(base, index);
         let shape = super::text::index_can_panic(self.body, index);
         let base_ty = self.resolved_base_is_sequence(base);

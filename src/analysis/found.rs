@@ -312,7 +312,7 @@ fn is_const_name(s: &str) -> bool {
 }
 
 /// Whether local `l` is assigned after its `let` (`l = ..`, `l += ..`).
-fn is_assigned(body: &Body, l: LocalId) -> bool {
+pub(crate) fn is_assigned(body: &Body, l: LocalId) -> bool {
     body.exprs.iter().any(|x| {
         matches!(x.kind, ExprKind::Assign { place, .. }
             if matches!(body.expr(body.peel(place)).kind, ExprKind::Local(p) if p == l))

@@ -43,8 +43,48 @@ impl Flow<'_, '_> {
         let on_boundary = self.handles_char_boundaries()
             || self.made_by_boundary_helper(*end)
             || self.slices_at_boundaries(base, index)
-            || self.slices_at_found_indices(base, index, false);
+            || self.slices_at_found_indices(base, index, false)
+            || self.before_checked_suffix(base, index);
         Some(!on_boundary)
+    }
+
+    /// `&s[..s.len() - k]` after `s.ends_with(p)` for an ASCII literal `p` at least `k` bytes
+    /// long (`len` through a local holding `s.len()`): the cut falls inside that suffix's
+    /// ASCII bytes or at its start, in bounds and on a char boundary.
+    pub(crate) fn before_checked_suffix(&self, base: ExprId, index: ExprId) -> bool {
+        let body = self.body;
+        let ExprKind::Range {
+            start,
+            end: Some(end),
+            inclusive: false,
+        } = body.expr(index).kind
+        else {
+            return false;
+        };
+        if start.is_some_and(|s| !matches!(body.expr(s).kind, ExprKind::Lit(Lit::Int(0)))) {
+            return false;
+        }
+        let ExprKind::Binary {
+            op: BinOp::Sub,
+            lhs,
+            rhs,
+        } = body.expr(body.peel(end)).kind
+        else {
+            return false;
+        };
+        let (ExprKind::Lit(Lit::Int(cut)), Some(place)) = (
+            &body.expr(rhs).kind,
+            crate::analysis::text::place_key(body, base),
+        ) else {
+            return false;
+        };
+        let measured = length_of(body, lhs).and_then(|r| crate::analysis::text::place_key(body, r));
+        measured.as_ref() == Some(&place)
+            && self
+                .checks
+                .ascii_suffix
+                .iter()
+                .any(|(p, len)| *p == place && usize::try_from(*cut).is_ok_and(|c| c <= *len))
     }
 
     /// Whether `e` is (a local holding) text formatted only from ASCII literal text and
@@ -195,6 +235,26 @@ fn ascii_template(template: &str) -> bool {
 }
 
 /// What `e` is: through locals to the value each was initialised with (a few steps).
+/// The value whose `len()` `e` is, directly or through locals never assigned again.
+fn length_of(body: &Body, e: ExprId) -> Option<ExprId> {
+    let mut at = body.peel(e);
+    for _ in 0..8 {
+        match &body.expr(at).kind {
+            ExprKind::Local(l) if !crate::analysis::found::is_assigned(body, *l) => {
+                at = body.peel(body.local(*l).init?);
+            }
+            ExprKind::MethodCall {
+                receiver,
+                method,
+                args,
+                ..
+            } if method == "len" && args.is_empty() => return Some(*receiver),
+            _ => return None,
+        }
+    }
+    None
+}
+
 fn initial_value(body: &Body, e: ExprId) -> ExprId {
     let mut at = body.peel(e);
     for _ in 0..8 {

@@ -138,6 +138,14 @@ impl Flow<'_, '_> {
         {
             self.checks.prefix.insert((place.clone(), pattern));
         }
+        if method == "ends_with"
+            && let Some(p) = args
+                .first()
+                .and_then(|&a| crate::analysis::strings::expr_str(self.env.types, self.body, a))
+                .filter(|p| p.is_ascii())
+        {
+            self.checks.ascii_suffix.insert((place.clone(), p.len()));
+        }
         // After these the map has an entry for the key (`entry` through `or_insert*`).
         if matches!(method, "contains_key" | "insert" | "entry")
             && let Some(key) = args.first().and_then(|&a| self.key_of(a))

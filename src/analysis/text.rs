@@ -167,10 +167,15 @@ pub fn text_place_hash(body: &Body, e: ExprId) -> Option<u32> {
         return text_place_hash(body, base);
     }
     let key = place_key(body, e)?;
-    // FNV-1a: stable, and a collision only merges two places of one fn.
-    Some(key.bytes().fold(0x811c_9dc5_u32, |h, b| {
+    Some(name_hash(&key))
+}
+
+/// The hash of a place's key (see [`text_place_hash`]). FNV-1a: stable, and a collision only
+/// merges two places of one fn.
+pub fn name_hash(key: &str) -> u32 {
+    key.bytes().fold(0x811c_9dc5_u32, |h, b| {
         (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    }))
+    })
 }
 
 /// Conditions an `if` requires (`positive`) or excludes: flags, fields, argument-less

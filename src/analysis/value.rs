@@ -88,6 +88,14 @@ pub enum Fact {
         ascii_after: u8,
         length: bool,
     },
+    /// A char boundary of the string the fn was given as parameter `param`, as the fn's
+    /// summary returns it (`fn closing(s: &str) -> Option<usize>` returning where a search of
+    /// `s` found its pattern): at a call it is a `Boundary` of the argument.
+    ParamBoundary {
+        param: u16,
+        ascii_after: u8,
+        length: bool,
+    },
     /// A value of one variant of a crate enum (a hash of `Enum::Variant`, see
     /// `Flow::variant_of`): a fn that `match`es on it takes that variant's arm only.
     Variant(u32),

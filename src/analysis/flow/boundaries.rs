@@ -127,13 +127,17 @@ impl Flow<'_, '_> {
         };
         !bounds.is_empty()
             && bounds.iter().all(|b| {
-                !b.is_empty()
-                    && b.iter().all(|o| match o.fact {
-                        // A place names a string in the fn that found it only.
-                        Fact::Boundary { of, .. } => of == text && o.site.func == self.func,
-                        Fact::Int(0) => true,
-                        _ => false,
-                    })
+                // The error side of a call's value is no number (a fn returning `usize` has
+                // none; the call's provenance is tagged so).
+                b.iter().any(|o| o.part != Part::Err)
+                    && b.iter()
+                        .filter(|o| o.part != Part::Err)
+                        .all(|o| match o.fact {
+                            // A place names a string in the fn that found it only.
+                            Fact::Boundary { of, .. } => of == text && o.site.func == self.func,
+                            Fact::Int(0) => true,
+                            _ => false,
+                        })
             })
     }
 }
@@ -147,7 +151,7 @@ pub(crate) fn boundary_sum(a: &Val, b: &Val, func: FnId) -> Option<Fact> {
     // offset of any string.
     let offsets = |v: &Val| {
         let mut out: Option<(Option<u32>, u8, bool)> = None;
-        for o in v.iter() {
+        for o in v.iter().filter(|o| o.part != Part::Err) {
             let (of, after, length) = match o.fact {
                 // A place names a string in the fn that found it only.
                 Fact::Boundary {

@@ -56,6 +56,35 @@ impl Flow<'_, '_> {
         }
     }
 
+    /// A char boundary of a string parameter, returned, is one of whatever string a caller
+    /// passes there; a boundary of the fn's own strings means nothing to a caller.
+    fn boundaries_of_params(&self, ret: &mut Val) {
+        let body = self.body;
+        let param_of = |of: u32| {
+            self.def.params.iter().position(|p| {
+                matches!(body.pat(p.pat).kind, PatKind::Bind { local, sub: None }
+                    if crate::analysis::text::name_hash(&body.local(local).name) == of)
+            })
+        };
+        for o in &mut ret.0 {
+            if let Fact::Boundary {
+                of,
+                ascii_after,
+                length,
+            } = o.fact
+                && o.site.func == self.func
+                && let Some(param) = param_of(of).and_then(|k| u16::try_from(k).ok())
+            {
+                o.fact = Fact::ParamBoundary {
+                    param,
+                    ascii_after,
+                    length,
+                };
+            }
+        }
+        ret.retain(|o| !matches!(o.fact, Fact::Boundary { .. }));
+    }
+
     pub(super) fn summary(&self, params: usize) -> Summary {
         let mut ret = self.ret.clone();
         // Exits of async blocks the fn returns are the fn's.
@@ -75,6 +104,7 @@ impl Flow<'_, '_> {
         }
         // Call provenance is this fn's own business.
         ret.retain(|o| o.fact != Fact::Returned);
+        self.boundaries_of_params(&mut ret);
         let mut sinks = self.sinks.clone();
         sinks.resize(params, 0);
         Summary {

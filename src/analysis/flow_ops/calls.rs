@@ -363,6 +363,16 @@ impl Flow<'_, '_> {
         vals
     }
 
+    /// The expression a call passes as parameter `param` (the receiver not counted).
+    fn arg_expr(&self, call: ExprId, param: u16) -> Option<ExprId> {
+        match &self.body.expr(call).kind {
+            ExprKind::Call { args, .. } | ExprKind::MethodCall { args, .. } => {
+                args.get(usize::from(param)).copied()
+            }
+            _ => None,
+        }
+    }
+
     /// The values of a call to crate fns, from their summaries; the sinks the arguments reach.
     pub fn apply_summaries(&mut self, id: ExprId, targets: &[FnId], args: &[Val]) -> Val {
         self.apply_summaries_to(id, targets, None, args)
@@ -434,6 +444,27 @@ impl Flow<'_, '_> {
                                 via => via,
                             };
                             out.push(Origin { part, via, ..*ao });
+                        }
+                    }
+                    // A boundary of the string passed as that parameter.
+                    Fact::ParamBoundary {
+                        param,
+                        ascii_after,
+                        length,
+                    } => {
+                        let of = self
+                            .arg_expr(id, param)
+                            .and_then(|a| text::text_place_hash(self.body, a));
+                        if let Some(of) = of {
+                            out.push(Origin {
+                                fact: Fact::Boundary {
+                                    of,
+                                    ascii_after,
+                                    length,
+                                },
+                                part: o.part,
+                                ..self.origin(Fact::Untracked, id)
+                            });
                         }
                     }
                     // An error value a helper returns as its value (`fn internal(e) ->

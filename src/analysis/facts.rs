@@ -295,6 +295,9 @@ pub struct FnFacts {
     /// Calls whose error becomes a hand-made JSON-RPC error object here, with the expression
     /// that builds the object: `(call, construction)`.
     pub rpc_error_calls: Vec<(ExprId, ExprId)>,
+    /// Parameters whose `Err` becomes a hand-made JSON-RPC error object here (a helper
+    /// `reply(id, result)` answering `Err(e)` with it), with the expression that builds it.
+    pub rpc_error_params: Vec<(u16, ExprId)>,
     /// Calls and macros evaluated in a catch-all match arm (sorted once the fn is done).
     pub fallback_exprs: Vec<ExprId>,
     /// Calls, macros and struct literals evaluated in an arm that selects a tool by name
@@ -310,6 +313,9 @@ pub const SINK_CODE: u8 = 2;
 pub const SINK_ERROR_RESULT: u8 = 4;
 /// The parameter becomes part of a hand-made JSON-RPC error object.
 pub const SINK_RPC_ERROR: u8 = 8;
+/// The parameter's `Err` side becomes a hand-made JSON-RPC error object (`match result {
+/// Err(e) => Reply { error: Some(e), .. } }`), here or in a helper it is handed to.
+pub const SINK_RPC_ERROR_OF_ERR: u8 = 16;
 
 /// What callers need from a fn.
 #[derive(Clone, Debug, Default, PartialEq)]

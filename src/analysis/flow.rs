@@ -89,6 +89,9 @@ pub struct Flow<'p, 'a> {
     /// `else` of `let Ok(v) = call() else { here }`): what is built here answers their
     /// failure, whether or not it uses the error value.
     pub err_context: Vec<ExprId>,
+    /// The parameters whose `Err` the current branch answers (`match result { Err(e) => ..
+    /// }` on a parameter): a JSON-RPC error made here answers the caller's failure.
+    pub err_params: Vec<u16>,
     /// The values `break`s give each loop or labelled block, until it is done.
     pub break_vals: HashMap<ExprId, Val>,
     pub(super) next_group: u32,
@@ -191,6 +194,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             open: Vec::new(),
             ctor_fields: HashMap::new(),
             err_context: Vec::new(),
+            err_params: Vec::new(),
             break_vals: HashMap::new(),
             closure_vals: HashMap::new(),
             next_group: 0,

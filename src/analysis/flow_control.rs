@@ -245,18 +245,20 @@ impl Flow<'_, '_> {
                     f.eval(g);
                 }
                 // The `Err(..)` arm, or a catch-all after an `Ok(..)` arm: the call failed.
-                let failing = if is_err_pattern(f.body, arm.pat)
-                    || (ok_seen && super::text::is_fallback(f.body, arm.pat))
-                {
-                    f.failing_calls(&sv)
+                let fails = is_err_pattern(f.body, arm.pat)
+                    || (ok_seen && super::text::is_fallback(f.body, arm.pat));
+                let (failing, params) = if fails {
+                    (f.failing_calls(&sv), failing_params(&sv))
                 } else {
-                    Vec::new()
+                    (Vec::new(), Vec::new())
                 };
-                let depth = f.err_context.len();
+                let depth = (f.err_context.len(), f.err_params.len());
                 f.err_context.extend(failing);
+                f.err_params.extend(params);
                 let v = f.eval(arm.body);
                 f.note_arm_value(id, arm.body, &v);
-                f.err_context.truncate(depth);
+                f.err_context.truncate(depth.0);
+                f.err_params.truncate(depth.1);
                 if fallback {
                     f.fallback -= 1;
                     if on_name {
@@ -600,6 +602,18 @@ impl Flow<'_, '_> {
             }
         }
     }
+}
+
+/// The parameters a matched value is (`match result { .. }` on parameter `result`): in its
+/// `Err` arm the fn answers the failure its caller passed.
+fn failing_params(v: &Val) -> Vec<u16> {
+    v.iter()
+        .filter(|o| o.part == Part::Plain)
+        .filter_map(|o| match o.fact {
+            Fact::Param(k) => Some(k),
+            _ => None,
+        })
+        .collect()
 }
 
 /// `Err(..)`: the pattern of a `Result`'s failure.

@@ -220,6 +220,7 @@ pub(super) fn protocol_failures(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Fai
             Some(Exempt::ToolRejection) => (Channel::IsError, "unknown", None),
             Some(Exempt::UnknownTool) => (Channel::JsonrpcError, "unknown_tool", None),
             Some(Exempt::LockFailure) => (Channel::JsonrpcError, "lock_poisoned", None),
+            Some(Exempt::RequestRejected) => (Channel::JsonrpcError, "request", None),
             None if sdk_converts(cx, &site) => (Channel::IsError, "from_error", None),
             None if site.is_validation() => (
                 Channel::JsonrpcError,

@@ -8,13 +8,14 @@ use std::collections::HashSet;
 use super::cx::Cx;
 use crate::analysis::facts::{Exit, ExitKind};
 use crate::analysis::program::{FnId, NodeId, Site};
-use crate::analysis::value::{Fact, Protocol};
+use crate::analysis::value::{Fact, Part, Protocol};
 use crate::diagnostic::{Edit, Span};
 use crate::model::ir::{ExprId, ExprKind};
 use crate::sdk::{Channel, ErrorCtor, Role};
 
 mod forwards;
 mod own_errors;
+mod request_gates;
 pub use own_errors::{own_error_finding, own_error_sites};
 
 /// Where a protocol error is made, as a lint reports it.
@@ -62,6 +63,9 @@ pub enum Exempt {
     /// A tool's `Err` in a server that writes its own responses: ordinary Rust until the
     /// dispatcher answers it with a JSON-RPC error object, which is where it is reported.
     AnsweredByDispatcher,
+    /// A hand-rolled dispatcher rejects the request before it selects a tool (the server
+    /// not initialized, `params` it cannot read): no tool ran.
+    RequestRejected,
 }
 
 impl ProtocolSite {
@@ -163,6 +167,8 @@ pub fn handler_protocol_sites(cx: &Cx<'_>, h: NodeId) -> Vec<ProtocolSite> {
             Some(Exempt::LockFailure)
         } else if role == Role::Dispatcher && exit.in_fallback {
             Some(Exempt::UnknownTool)
+        } else if role == Role::Dispatcher && request_gates::rejects_request(cx, hf, exit) {
+            Some(Exempt::RequestRejected)
         } else if own_responses && (role != Role::Dispatcher || in_tool_arm(cx, hf, exit)) {
             Some(Exempt::AnsweredByDispatcher)
         } else if own_responses && forwards::forwards_dispatcher(cx, hf, exit) {

@@ -321,6 +321,15 @@ impl Flow<'_, '_> {
     /// A JSON-RPC error object is built at `at` from these values: the calls whose errors
     /// they carry answer with a protocol error, and parameters among them reach one.
     pub(super) fn rpc_error_from(&mut self, at: ExprId, vals: &[Val]) {
+        for i in 0..self.err_params.len() {
+            let k = self.err_params[i];
+            if let Some(s) = self.sinks.get_mut(usize::from(k)) {
+                *s |= SINK_RPC_ERROR | SINK_RPC_ERROR_OF_ERR;
+            }
+            if !self.facts.rpc_error_params.contains(&(k, at)) {
+                self.facts.rpc_error_params.push((k, at));
+            }
+        }
         for i in 0..self.err_context.len() {
             let call = self.err_context[i];
             if !self.facts.rpc_error_calls.contains(&(call, at)) {
@@ -534,6 +543,20 @@ impl Flow<'_, '_> {
                 if bits & SINK_RPC_ERROR != 0 {
                     let a = a.clone();
                     self.rpc_error_from(id, std::slice::from_ref(&a));
+                    // A parameter handed on to a helper that answers its `Err` so is answered
+                    // there too (`fn reply(id, r) { build(id, r) }`).
+                    if bits & SINK_RPC_ERROR_OF_ERR != 0 {
+                        for o in a.iter() {
+                            if let Fact::Param(p) = o.fact {
+                                if let Some(s) = self.sinks.get_mut(usize::from(p)) {
+                                    *s |= SINK_RPC_ERROR_OF_ERR;
+                                }
+                                if !self.facts.rpc_error_params.contains(&(p, id)) {
+                                    self.facts.rpc_error_params.push((p, id));
+                                }
+                            }
+                        }
+                    }
                 }
                 if bits & SINK_ERROR_RESULT != 0 {
                     self.leaks_in(a);

@@ -81,9 +81,20 @@ impl Flow<'_, '_> {
             };
             return Val::one(fact, self.site(id));
         }
+        // A JSON-RPC response (`id` and `error` members, the error set) answers with its
+        // error member: the failures it carries are answered on the protocol channel here.
+        if sdk.is_some_and(|s| s.writes_own_responses())
+            && field("id").is_some()
+            && let Some(error) = fields
+                .iter()
+                .position(|(n, e)| n == "error" && !is_none(body, *e))
+        {
+            let carried = vals[error].1.clone();
+            self.rpc_error_from(id, std::slice::from_ref(&carried));
+        }
         // `Output { error: Some(msg), .. }` / `Response { success: false, .. }`.
         let reports_failure = fields.iter().any(|(n, e)| {
-            (n == "error" && !matches!(&body.expr(*e).kind, ExprKind::Path(p) if p.last().is_some_and(|s| s == "None")))
+            (n == "error" && !is_none(body, *e))
                 || (n == "success" && matches!(body.expr(*e).kind, ExprKind::Lit(Lit::Bool(false))))
         });
         let mut out = Val::default();
@@ -104,7 +115,13 @@ impl Flow<'_, '_> {
                         | Fact::Success
                         | Fact::RpcErrorObject { .. }
                 ) {
-                    out.push(*o);
+                    // An error object in a field set to `Some(e)` is the struct's error
+                    // member: the struct is no `Option`, so its own wrapping keeps it.
+                    let part = match o.fact {
+                        Fact::RpcErrorObject { .. } if o.part == Part::Ok => Part::Plain,
+                        _ => o.part,
+                    };
+                    out.push(Origin { part, ..*o });
                 }
             }
         }
@@ -173,6 +190,12 @@ impl Flow<'_, '_> {
         }
         if let Some(e) = get("error") {
             let v = &vals[e];
+            // A JSON-RPC response (`id` beside `error`) answers with its error member.
+            if own && get("id").is_some() && !matches!(members[e].value, Json::Null) {
+                let carried = v.clone();
+                self.rpc_error_from(at, std::slice::from_ref(&carried));
+            }
+            let v = &vals[e];
             if let Some(o) = v
                 .iter()
                 .find(|o| matches!(o.fact, Fact::RpcErrorObject { .. }))
@@ -236,4 +259,9 @@ impl Flow<'_, '_> {
         }
         out
     }
+}
+
+/// `None`, however much of its path is written.
+fn is_none(body: &Body, e: ExprId) -> bool {
+    matches!(&body.expr(e).kind, ExprKind::Path(p) if p.last().is_some_and(|s| s == "None"))
 }

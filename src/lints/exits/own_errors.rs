@@ -40,6 +40,15 @@ pub fn own_error_sites(cx: &Cx<'_>) -> Vec<OwnErrorSite> {
                     None if o.site.func == f => o.site.expr,
                     _ => continue,
                 };
+                // An error object a tool made and handed back enters the answer where the
+                // response carrying it is built (`Response { error: Some(e), .. }`).
+                let carried = made_by_tool(cx, f, at);
+                // An error object on the dispatcher's own `Err` side, handed on by one of its
+                // exits, is that exit's to report (see `forwards`).
+                if o.part == Part::Err && exit_covers(cx, f, at) {
+                    continue;
+                }
+                let at = carried.unwrap_or(at);
                 if facts.fallback_exprs.contains(&at) {
                     continue;
                 }
@@ -52,11 +61,20 @@ pub fn own_error_sites(cx: &Cx<'_>) -> Vec<OwnErrorSite> {
                 {
                     continue;
                 }
-                // A failure of a tool: made in the arm that runs it. Elsewhere the dispatcher
-                // answers for itself (not initialized, a result it cannot serialize), except
-                // when it rejects a tool's arguments.
-                let validation = crate::analysis::text::mentions_arguments(&text);
-                if !validation && !facts.tool_arm_exprs.contains(&at) && !fed_by_tool(cx, f, at) {
+                // A failure of a tool: made in the arm that runs it, or by the tool itself.
+                // Elsewhere the dispatcher answers for itself (not initialized, a result it
+                // cannot serialize), except when it rejects a tool's arguments. A tool's own
+                // -32602 rejects its arguments.
+                let validation = match carried {
+                    Some(_) => matches!(o.fact,
+                        Fact::RpcErrorObject { code: Some(c), .. } if c == INVALID_PARAMS),
+                    None => crate::analysis::text::mentions_arguments(&text),
+                };
+                if !validation
+                    && carried.is_none()
+                    && !facts.tool_arm_exprs.contains(&at)
+                    && !fed_by_tool(cx, f, at)
+                {
                     continue;
                 }
                 if seen.insert(span) {
@@ -68,8 +86,118 @@ pub fn own_error_sites(cx: &Cx<'_>) -> Vec<OwnErrorSite> {
                 }
             }
         }
+        responses_carrying_tool_errors(cx, f, &mut seen, &mut out);
     }
     out
+}
+
+/// The responses dispatcher `f` builds (or has a helper build, `reply(id, tool.call(..))`)
+/// with a tool's own error object in their `error` member: where the tools' failures enter
+/// the answer. They reject the arguments when every error object the tools make says so
+/// (-32602).
+fn responses_carrying_tool_errors(
+    cx: &Cx<'_>,
+    f: FnId,
+    seen: &mut HashSet<Span>,
+    out: &mut Vec<OwnErrorSite>,
+) {
+    for &(call, construction) in &cx.a.facts[f as usize].rpc_error_calls {
+        let tools = tools_run_by(cx, f, call);
+        if tools.is_empty() {
+            continue;
+        }
+        let mut codes = tools.iter().flat_map(|&t| {
+            cx.a.facts[t as usize].exits.iter().flat_map(|e| {
+                e.err.iter().filter_map(|o| match o.fact {
+                    Fact::RpcErrorObject { code, .. } => Some(code),
+                    _ => None,
+                })
+            })
+        });
+        let first = codes.next();
+        let validation = first == Some(Some(INVALID_PARAMS)) && codes.all(|c| c == first.flatten());
+        let span = cx.site_span(built_in_helper(cx, f, construction).unwrap_or(Site {
+            func: f,
+            expr: construction,
+        }));
+        if first.is_some() && seen.insert(span) {
+            out.push(OwnErrorSite {
+                handler: cx.a.program.fn_node(f),
+                span,
+                validation,
+            });
+        }
+    }
+}
+
+/// Where a helper that `call` in fn `f` runs builds the response from the `Err` it is given
+/// (`fn reply(id, result) { match result { Err(e) => Reply { error: Some(e), .. } } }`): the
+/// one place every caller's tool failures enter the answer.
+fn built_in_helper(cx: &Cx<'_>, f: FnId, call: ExprId) -> Option<Site> {
+    let mut at = Site {
+        func: f,
+        expr: call,
+    };
+    let mut found = None;
+    // Down a chain of helpers that hand the result on (`reply` calling `build`); the bound
+    // is for recursion.
+    for _ in 0..8 {
+        let next = cx.a.resolved[at.func as usize]
+            .targets(at.expr)
+            .filter(|c| !c.may)
+            .flat_map(|c| c.targets.iter().copied())
+            .find_map(|g| {
+                let &(_, expr) = cx.a.facts[g as usize].rpc_error_params.first()?;
+                Some(Site { func: g, expr })
+            });
+        match next {
+            Some(site) if Some(site) != found => {
+                found = Some(site);
+                at = site;
+            }
+            _ => break,
+        }
+    }
+    found
+}
+
+/// The tool fns `call` in fn `f` runs.
+fn tools_run_by(cx: &Cx<'_>, f: FnId, call: ExprId) -> Vec<FnId> {
+    cx.a.resolved[f as usize]
+        .targets(call)
+        .filter(|c| !c.may)
+        .flat_map(|c| c.targets.iter().copied())
+        .filter(|&t| cx.handlers.role(t) == Role::Tool)
+        .collect()
+}
+
+/// Whether an exit of fn `f` (its `?`, `return`, tail) is or contains expression `at`.
+fn exit_covers(cx: &Cx<'_>, f: FnId, at: ExprId) -> bool {
+    let body = &cx.a.program.def(f).body;
+    let inner = body.expr(at).span;
+    cx.a.facts[f as usize].exits.iter().any(|e| {
+        let outer = body.expr(e.at).span;
+        e.owner.is_none() && outer.start <= inner.start && inner.end <= outer.end
+    })
+}
+
+/// JSON-RPC's code for invalid params.
+const INVALID_PARAMS: i32 = -32602;
+
+/// Where an error object that `call` in dispatcher `f` returned, when `call` runs a tool,
+/// enters the dispatcher's answer: the response built from it (`Response { error: Some(e),
+/// .. }`), or else the call itself (the dispatcher hands the object back as its value). The
+/// object is the tool's; the answer is the dispatcher's.
+fn made_by_tool(cx: &Cx<'_>, f: FnId, call: ExprId) -> Option<ExprId> {
+    if tools_run_by(cx, f, call).is_empty() {
+        return None;
+    }
+    let response = cx.a.facts[f as usize]
+        .rpc_error_calls
+        .iter()
+        .find(|(c, _)| *c == call)
+        .map(|&(_, construction)| construction);
+    Some(response.unwrap_or(call))
 }
 
 /// Whether the error object built at `at` in dispatcher `f` is built from the `Err` of a

@@ -166,6 +166,17 @@ pub fn text_place_hash(body: &Body, e: ExprId) -> Option<u32> {
     {
         return text_place_hash(body, base);
     }
+    // A prefix of a string (`s.trim_end()`) keeps its offsets: an offset in it is one of `s`.
+    if let ExprKind::MethodCall {
+        receiver, method, ..
+    } = &body.expr(e).kind
+        && matches!(
+            method.as_str(),
+            "trim_end" | "trim_end_matches" | "trim_ascii_end"
+        )
+    {
+        return text_place_hash(body, *receiver);
+    }
     let key = place_key(body, e)?;
     Some(name_hash(&key))
 }

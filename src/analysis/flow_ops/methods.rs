@@ -342,6 +342,19 @@ impl Flow<'_, '_> {
                     None => Val::default(),
                 }
             }
+            // How many of a string's first chars pass a test only ASCII chars pass
+            // (`s.chars().take_while(|c| *c == '#').count()`): that many bytes, on a boundary.
+            "count" if args.is_empty() => match self.leading_ascii_chars(receiver) {
+                Some(of) => Val::one(
+                    Fact::Boundary {
+                        of,
+                        ascii_after: 0,
+                        length: false,
+                    },
+                    self.site(id),
+                ),
+                None => Val::default(),
+            },
             // `Iterator::find` takes a predicate; `str::find` a pattern, a closure only when
             // it tests chars.
             "find" | "rfind"
@@ -472,6 +485,14 @@ impl Flow<'_, '_> {
         if let ExprKind::Index { base, index, .. } = body.expr(e).kind {
             return matches!(body.expr(index).kind, ExprKind::Range { .. }) && self.is_text(base);
         }
+        // A trimmed string is a string.
+        if let ExprKind::MethodCall {
+            receiver, method, ..
+        } = &body.expr(e).kind
+            && method.starts_with("trim")
+        {
+            return self.is_text(*receiver);
+        }
         self.base_ty(e, 0)
             .and_then(|t| crate::analysis::types::peel(t).last_segment())
             .is_some_and(|s| matches!(s, "str" | "String"))
@@ -497,5 +518,69 @@ fn closure_value(body: &Body, arg: ExprId) -> ExprId {
     match &body.expr(arg).kind {
         ExprKind::Closure(c) => body.value_of(body.closure(*c).body),
         _ => arg,
+    }
+}
+
+impl Flow<'_, '_> {
+    /// For `s.chars().take_while(p)` where `p` passes only ASCII chars (`*c == '#'`,
+    /// `c.is_ascii_digit()`): the place of `s`, each char counted being one byte of it.
+    fn leading_ascii_chars(&self, e: ExprId) -> Option<u32> {
+        let body = self.body;
+        let ExprKind::MethodCall {
+            receiver,
+            method,
+            args,
+            ..
+        } = &body.expr(body.peel(e)).kind
+        else {
+            return None;
+        };
+        let [pred] = &args[..] else { return None };
+        if method != "take_while" || !passes_only_ascii(body, *pred) {
+            return None;
+        }
+        match &body.expr(body.peel(*receiver)).kind {
+            ExprKind::MethodCall {
+                receiver: text,
+                method,
+                args,
+                ..
+            } if method == "chars" && args.is_empty() && self.is_text(*text) => {
+                text::text_place_hash(body, *text)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Whether closure `e` is true only of ASCII chars: a comparison with an ASCII char literal,
+/// `is_ascii*` methods, and `&&` / `||` of such tests.
+fn passes_only_ascii(body: &Body, e: ExprId) -> bool {
+    let ExprKind::Closure(c) = body.expr(e).kind else {
+        return false;
+    };
+    ascii_test(body, body.value_of(body.closure(c).body))
+}
+
+fn ascii_test(body: &Body, e: ExprId) -> bool {
+    let ascii_char = |x: ExprId| matches!(body.expr(body.peel(x)).kind, ExprKind::Lit(Lit::Char(c)) if c.is_ascii());
+    match &body.expr(e).kind {
+        ExprKind::Binary {
+            op: BinOp::Eq,
+            lhs,
+            rhs,
+        } => ascii_char(*lhs) || ascii_char(*rhs),
+        ExprKind::Binary {
+            op: BinOp::And,
+            lhs,
+            rhs,
+        } => ascii_test(body, *lhs) || ascii_test(body, *rhs),
+        ExprKind::Binary {
+            op: BinOp::Or,
+            lhs,
+            rhs,
+        } => ascii_test(body, *lhs) && ascii_test(body, *rhs),
+        ExprKind::MethodCall { method, .. } => method.starts_with("is_ascii"),
+        _ => false,
     }
 }

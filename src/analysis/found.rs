@@ -266,7 +266,8 @@ fn limits(body: &Body, e: ExprId, depth: u32, out: &mut Vec<Found>) {
     let constant = || Found {
         searched: Limit::Const(e),
         pattern_len: 0,
-        boundary: false,
+        // `0` is a boundary of every string.
+        boundary: matches!(body.expr(e).kind, ExprKind::Lit(Lit::Int(0))),
     };
     match &body.expr(e).kind {
         ExprKind::Local(l) if !is_assigned(body, *l) => {
@@ -289,13 +290,90 @@ fn limits(body: &Body, e: ExprId, depth: u32, out: &mut Vec<Found>) {
             }
             ("saturating_sub", [_]) => below(out, *receiver),
             ("clamp", [_, high]) => below(out, *high),
+            // The index found, or the fallback: what both are at most.
+            ("unwrap_or", [fallback]) => {
+                let found: Vec<Found> = search(body, *receiver).into_iter().collect();
+                let mut other = Vec::new();
+                limits(body, *fallback, depth + 1, &mut other);
+                out.extend(common(body, &found, &other));
+            }
             _ => {}
         },
         ExprKind::Call { func, args } if args.len() == 2 && is_cmp_min(body, *func) => {
             below(out, args[0]);
             below(out, args[1]);
         }
+        // One of the branches' values: what all that give one are at most.
+        ExprKind::If {
+            then,
+            els: Some(els),
+            ..
+        } => out.extend(branches_limit(body, &[*then, *els], depth)),
+        ExprKind::Match { arms, .. } => {
+            let values: Vec<ExprId> = arms.iter().map(|a| a.body).collect();
+            out.extend(branches_limit(body, &values, depth));
+        }
         _ => {}
+    }
+}
+
+/// The limits every branch that gives a value shares (a branch that panics or returns gives
+/// none); none when no branch gives one.
+fn branches_limit(body: &Body, branches: &[ExprId], depth: u32) -> Vec<Found> {
+    let mut shared: Option<Vec<Found>> = None;
+    for &b in branches {
+        let value = body.value_of(b);
+        if diverges(body, value) {
+            continue;
+        }
+        let mut here = Vec::new();
+        limits(body, value, depth + 1, &mut here);
+        shared = Some(match shared {
+            None => here,
+            Some(prev) => common(body, &prev, &here),
+        });
+    }
+    shared.unwrap_or_default()
+}
+
+/// The limits both lists have: the same length, or the larger of two constants.
+fn common(body: &Body, a: &[Found], b: &[Found]) -> Vec<Found> {
+    let mut out = Vec::new();
+    for fa in a {
+        for fb in b {
+            let zero = |l: Limit| matches!(l, Limit::Const(c) if matches!(body.expr(c).kind, ExprKind::Lit(Lit::Int(0))));
+            let searched = match (fa.searched, fb.searched) {
+                (Limit::LenOf(x), Limit::LenOf(y)) if same_value(body, x, y) => Limit::LenOf(x),
+                // Nothing is below `0`: it is at most any length, and a boundary of any string.
+                (other, z) | (z, other) if zero(z) => other,
+                (Limit::Const(x), Limit::Const(y)) if const_at_most(body, x, y) => Limit::Const(y),
+                (Limit::Const(x), Limit::Const(y)) if const_at_most(body, y, x) => Limit::Const(x),
+                _ => continue,
+            };
+            out.push(Found {
+                searched,
+                pattern_len: fa.pattern_len.min(fb.pattern_len),
+                boundary: fa.boundary && fb.boundary,
+            });
+        }
+    }
+    out
+}
+
+/// Whether evaluating `e` never gives a value: `return`, `break`, `continue`, or a macro
+/// that panics.
+fn diverges(body: &Body, e: ExprId) -> bool {
+    match &body.expr(e).kind {
+        ExprKind::Return(_) | ExprKind::Break(_) | ExprKind::Continue => true,
+        // `{ ..; return Err(..); }`
+        ExprKind::Block {
+            stmts, tail: None, ..
+        } => matches!(stmts.last(), Some(Stmt::Expr { expr, .. }) if diverges(body, *expr)),
+        ExprKind::Macro(m) => matches!(
+            m.name.as_str(),
+            "panic" | "unreachable" | "todo" | "unimplemented"
+        ),
+        _ => false,
     }
 }
 

@@ -3,9 +3,11 @@
 // A bound made from a length cannot pass it: `a.min(v.len())`, `cmp::min(a, v.len())`,
 // `v.len().saturating_sub(k)` are at most `v.len()`, and `x.min(CAP)` is at most the length
 // of a buffer made `vec![0; CAP]`; a count read into part of a buffer is at most that part.
-// So slicing such a `Vec` or buffer up to or from them cannot panic. A string sliced there
-// still can (the offset may sit inside a character), and so can a bound that passes the
-// length it was limited by, or a buffer made shorter or with another length.
+// So slicing such a `Vec` or buffer up to or from them cannot panic, nor at a value that is
+// one of them whichever branch gave it (a branch that returns gives none), or an index
+// `position` found with the length as fallback. A string sliced there still can (the offset
+// may sit inside a character), and so can a bound that passes the length it was limited by,
+// a branch that gives another number, or a buffer made shorter or with another length.
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{tool, tool_router};
 use tokio::io::AsyncReadExt;
@@ -56,6 +58,21 @@ impl Server {
         Ok(String::from_utf8_lossy(&out).into_owned())
     }
 
+    #[tool(description = "A window of lines, chosen by either end")]
+    async fn window(&self, Parameters(a): Parameters<Args>) -> Result<String, String> {
+        let text = std::fs::read_to_string(&a.path).map_err(|e| e.to_string())?;
+        let lines: Vec<&str> = text.lines().collect();
+        let from = if a.count > 0 {
+            a.count.min(lines.len())
+        } else if a.path.ends_with(".md") {
+            lines.len()
+        } else {
+            return Err("give a count, or a markdown file".into());
+        };
+        let stop = lines.iter().position(|l| l.is_empty()).unwrap_or(lines.len());
+        Ok(format!("{:?} {:?}", &lines[from..], &lines[..stop]))
+    }
+
     #[tool(description = "Bounds that can still fail")]
     async fn unsafe_bounds(&self, Parameters(a): Parameters<Args>) -> Result<String, String> {
         let text = std::fs::read_to_string(&a.path).map_err(|e| e.to_string())?;
@@ -66,6 +83,8 @@ impl Server {
         let other = [0u8; 4];
         let prefix = &text[..a.count.min(text.len())];
         let past = &lines[..a.count.min(lines.len()) + 1];
+        let pick = if a.count > 3 { a.count } else { lines.len() };
+        let _ = &lines[..pick];
         Ok(format!("{prefix} {past:?} {:?} {:?}", &small[..want], &other[..want]))
     }
 }

@@ -134,10 +134,14 @@ impl Flow<'_, '_> {
         let Some(imp) = program.file_ir(f).impls.get(impl_idx as usize) else {
             return false;
         };
-        let same_name = imp.self_ty.last_segment().is_some()
-            && imp.self_ty.last_segment() == into.last_segment();
+        // The impl's type as the crate's aliases name it (`impl From<E> for McpError` with
+        // `type McpError = rmcp::ErrorData`).
+        let self_ty = self.env.types.expand(&imp.self_ty);
+        let into = self.env.types.expand(into);
+        let same_name =
+            self_ty.last_segment().is_some() && self_ty.last_segment() == into.last_segment();
         let protocol = |t| self.env.sdk.is_some_and(|s| s.is_protocol_error_type(t));
-        same_name || (protocol(&imp.self_ty) && protocol(into))
+        same_name || (protocol(&self_ty) && protocol(&into))
     }
 
     /// Whether error origin `o` is the `Err(..)` around one of `err`'s variants (`Err(E::A

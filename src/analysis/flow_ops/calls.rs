@@ -117,6 +117,8 @@ impl Flow<'_, '_> {
     ) -> Option<Val> {
         let sdk = self.env.sdk?;
         let imports = self.imports;
+        let aliased = self.through_type_alias(path);
+        let path = aliased.as_deref().unwrap_or(path);
         if let Some(ctor) = sdk.error_ctor(imports, path) {
             let new = path.last().is_some_and(|l| l == "new");
             return Some(Val(vec![self.protocol(id, ctor, new, args, vals)]));
@@ -370,6 +372,28 @@ impl Flow<'_, '_> {
             }
         }
         vals
+    }
+
+    /// `Alias::item` where the crate declares `type Alias = some::Type;`: `some::Type::item`
+    /// (a type alias names the same type, and so its associated fns).
+    pub(super) fn through_type_alias(&self, path: &[Name]) -> Option<Vec<Name>> {
+        let (item, ty) = path.split_last()?;
+        if ty.is_empty() {
+            return None;
+        }
+        use crate::model::resolve::Ty;
+        let named = Ty::Path {
+            path: crate::model::intern::path(ty.to_vec()),
+            args: Vec::new(),
+        };
+        match self.env.types.expand(&named) {
+            Ty::Path { path: target, .. } if *target != *ty => {
+                let mut out = target.to_vec();
+                out.push(item.clone());
+                Some(out)
+            }
+            _ => None,
+        }
     }
 
     /// The expression a call passes as parameter `param` (the receiver not counted).

@@ -15,6 +15,8 @@ impl Flow<'_, '_> {
             }
             ExprKind::Path(path) => {
                 self.place_calls(arg);
+                let aliased = self.through_type_alias(path);
+                let path = aliased.as_deref().unwrap_or(path);
                 if let Some(sdk) = self.env.sdk
                     && let Some(ctor) = sdk.error_ctor(self.imports, path)
                 {

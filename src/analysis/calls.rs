@@ -132,6 +132,9 @@ struct Walker<'p, 'a> {
     open: Vec<u32>,
     /// Calls whose task is joined and unwrapped on the spot (see `std_types`).
     unwrapped_tasks: Vec<ExprId>,
+    /// The type a closure's first parameter receives from the method it is given to
+    /// (`r.map_err(|e| ..)`: `r`'s error type), when the closure does not say.
+    expected_params: Vec<(ClosureId, Ty)>,
 }
 
 /// Resolves the calls of fn `func`.
@@ -159,6 +162,7 @@ pub fn resolve_fn(
         guard: 0,
         open: Vec::new(),
         unwrapped_tasks: super::std_types::tasks_unwrapped(&def.body),
+        expected_params: Vec::new(),
     };
     for p in &def.params {
         let ty = w.normalize(types.expand(&p.ty));
@@ -464,8 +468,15 @@ impl Walker<'_, '_> {
                 let def = body.closure(*c);
                 let idx = self.record(id, CallKind::Closure, Vec::new(), false);
                 self.out.calls[idx as usize].closure = Some(*c);
-                for (p, ty) in def.params.iter().zip(&def.param_tys) {
-                    self.bind(*p, ty.clone());
+                for (i, (p, ty)) in def.params.iter().zip(&def.param_tys).enumerate() {
+                    let expected = || {
+                        self.expected_params
+                            .iter()
+                            .find(|(k, _)| i == 0 && k == c)
+                            .map(|(_, t)| t.clone())
+                    };
+                    let ty = ty.clone().or_else(expected);
+                    self.bind(*p, ty);
                 }
                 let outer = self.owner.replace(*c);
                 self.open.push(idx);

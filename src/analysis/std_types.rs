@@ -381,3 +381,18 @@ pub(crate) const SHORTENING_METHODS: &[&str] = &[
 /// Maps whose `get(k)` finds the entry `insert(k, v)`, `entry(k)` made or `contains_key(k)`
 /// tested.
 pub(crate) const MAP_TYPES: &[&str] = &["HashMap", "BTreeMap", "IndexMap", "DashMap"];
+
+/// The type of the value a closure given to `recv.method(..)` receives, for std's `Result`
+/// and `Option` adapters: the error (`map_err`, `unwrap_or_else`, `or_else`, `inspect_err`
+/// on a `Result`) or the payload (`map`, `and_then`, `inspect`, `is_some_and`, `is_ok_and`).
+pub(crate) fn closure_param_type(recv: &Ty, method: &str) -> Option<Ty> {
+    match method {
+        "map_err" | "unwrap_or_else" | "or_else" | "inspect_err" | "is_err_and" => {
+            super::types::peel(recv).as_result().map(|(_, e)| e.clone())
+        }
+        "map" | "and_then" | "inspect" | "is_some_and" | "is_ok_and" => {
+            super::types::payload(recv).cloned()
+        }
+        _ => None,
+    }
+}

@@ -76,6 +76,18 @@ impl Walker<'_, '_> {
         if guard {
             self.guard += 1;
         }
+        if let Some(t) = recv_ty
+            .as_ref()
+            .and_then(|r| crate::analysis::std_types::closure_param_type(r, method))
+        {
+            for &a in args {
+                if let ExprKind::Closure(c) = body.expr(a).kind
+                    && self.expected_params.len() < 64
+                {
+                    self.expected_params.push((c, t.clone()));
+                }
+            }
+        }
         self.visit_all(args);
         if guard {
             self.guard -= 1;

@@ -144,15 +144,32 @@ impl Flow<'_, '_> {
         same_name || (protocol(&self_ty) && protocol(&into))
     }
 
+    /// `v` without the error origins that are one of its variants under another name: the
+    /// `Err(..)` around it, and the mark of the binding that holds it (`|e| e.to_rpc()`).
+    pub(crate) fn without_variant_wrappers(&self, v: &Val) -> Val {
+        if !v.any(|o| matches!(o.fact, Fact::Variant(_))) {
+            return v.clone();
+        }
+        Val(v
+            .iter()
+            .filter(|o| {
+                o.fact != Fact::ErrValue && !(o.fact.is_other_error() && self.wraps_a_variant(v, o))
+            })
+            .copied()
+            .collect())
+    }
+
     /// Whether error origin `o` is the `Err(..)` around one of `err`'s variants (`Err(E::A
     /// { .. })` is one error, recorded both as made there and as of variant `A`).
     fn wraps_a_variant(&self, err: &Val, o: &Origin) -> bool {
         let span =
             |s: crate::analysis::program::Site| self.env.program.def(s.func).body.expr(s.expr).span;
         err.any(|v| {
+            // Where the variant entered this fn: made here, or a helper's value (`Err(bad(..))`).
+            let at = v.via.filter(|s| s.func == o.site.func).unwrap_or(v.site);
             matches!(v.fact, Fact::Variant(_))
-                && v.site.func == o.site.func
-                && span(o.site).contains(span(v.site))
+                && at.func == o.site.func
+                && span(o.site).contains(span(at))
         })
     }
 

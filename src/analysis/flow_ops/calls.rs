@@ -38,7 +38,12 @@ impl Flow<'_, '_> {
             "Ok" | "Some" if path.len() == 1 => return first().tagged(Part::Ok),
             "Err" if path.len() == 1 => {
                 let mut payload = first();
-                if !payload.any(|o| o.part == Part::Plain && is_error_fact(o.fact)) {
+                // A value of a crate enum's variant is that error (`Err(bad(name))`).
+                let known = |o: &Origin| {
+                    o.part == Part::Plain
+                        && (is_error_fact(o.fact) || matches!(o.fact, Fact::Variant(_)))
+                };
+                if !payload.any(known) {
                     let msg = args.first().and_then(|&a| text::message_text(body, a));
                     payload.push(self.foreign(id, msg.as_deref()));
                 }
@@ -431,8 +436,15 @@ impl Flow<'_, '_> {
             let Some(summary) = self.env.summaries.get(t as usize) else {
                 continue;
             };
-            // A mapper given a known variant answers with that variant's arm.
-            let ret = variant_arms(summary, receiver, args).unwrap_or_else(|| summary.ret.clone());
+            // A mapper given a known variant answers with that variant's arm (the `Err(..)`
+            // around the variant is that same error).
+            let given = receiver.map(|r| self.without_variant_wrappers(r));
+            let given_args: Vec<Val> = args
+                .iter()
+                .map(|a| self.without_variant_wrappers(a))
+                .collect();
+            let ret = variant_arms(summary, given.as_ref(), &given_args)
+                .unwrap_or_else(|| summary.ret.clone());
             // A helper that makes failure text of its own (`error_json(&e)`) is where a
             // failure passed in becomes text: what it passes through is attributed to the call.
             let makes_failure = ret

@@ -33,6 +33,14 @@ impl Flow<'_, '_> {
                     .filter(|c| c.kind == CallKind::FnValue)
                     .flat_map(|c| c.targets.iter().copied())
                     .collect();
+                // A method named as a fn (`StoreError::to_rpc`) takes its receiver first.
+                let program = self.env.program;
+                if let ([first, rest @ ..], true) = (
+                    params,
+                    !targets.is_empty() && targets.iter().all(|&t| program.def(t).has_receiver),
+                ) {
+                    return self.apply_summaries_to(id, &targets, Some(first), rest);
+                }
                 if !targets.is_empty() {
                     return self.apply_summaries(id, &targets, params);
                 }

@@ -202,7 +202,11 @@ fn site_what(cx: &Cx<'_>, site: &ProtocolSite) -> String {
 /// The JSON-RPC errors of a tool's `Err` exits (`error_escapes_tool`,
 /// `validation_as_protocol_error`, and the exempt ones).
 pub(super) fn protocol_failures(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
-    for site in exits::handler_protocol_sites(cx, r.handler) {
+    // Where one place answers an execution failure and an argument failure alike, it is an
+    // execution failure's place (as `exits::protocol_sites` has it): that path first.
+    let mut sites = exits::handler_protocol_sites(cx, r.handler);
+    sites.sort_by_key(|s| s.exempt.is_none() && s.is_validation());
+    for site in sites {
         let chain = if site.in_handler {
             chain_names(cx, &[r.handler])
         } else {

@@ -140,12 +140,22 @@ pub fn tool_handlers(cx: &Cx<'_>) -> Vec<NodeId> {
 
 /// Every protocol-error site of every tool whose `Err` is a JSON-RPC error, once per span.
 pub fn protocol_sites(cx: &Cx<'_>) -> Vec<ProtocolSite> {
-    let mut out = Vec::new();
-    let mut seen: HashSet<Span> = HashSet::new();
+    let mut out: Vec<ProtocolSite> = Vec::new();
+    let mut seen: std::collections::HashMap<Span, usize> = std::collections::HashMap::new();
     for h in tool_handlers(cx) {
         for site in handler_protocol_sites(cx, h) {
-            if site.exempt.is_none() && seen.insert(site.span) {
-                out.push(site);
+            if site.exempt.is_some() {
+                continue;
+            }
+            match seen.get(&site.span) {
+                None => {
+                    seen.insert(site.span, out.len());
+                    out.push(site);
+                }
+                // One place that answers argument and execution failures alike is an
+                // execution failure's place (with argument failures too).
+                Some(&i) if out[i].is_validation() && !site.is_validation() => out[i] = site,
+                Some(_) => {}
             }
         }
     }

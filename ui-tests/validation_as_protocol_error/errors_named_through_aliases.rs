@@ -4,7 +4,8 @@
 // A type alias names the same type: `Failure::invalid_params(..)` with `type Failure =
 // rmcp::ErrorData` is rmcp's constructor, and `impl From<StoreError> for Failure` is the
 // conversion `?` applies to a `StoreError` in a tool returning `Outcome<_>`. An error known
-// to be `BadInput` becomes -32602 (validation, at the `?`); one known to be `Io`, -32603.
+// to be `BadInput` becomes -32602 (validation, at the `?`); one known to be `Io`, -32603. A
+// `?` that can convert either answers execution failures too: it is `error_escapes_tool`.
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::{tool, tool_router};
@@ -37,6 +38,11 @@ fn save(name: &str) -> Result<(), StoreError> {
     std::fs::write(name, b"").map_err(StoreError::Io)
 }
 
+fn load(name: &str) -> Result<String, StoreError> {
+    check(name)?;
+    std::fs::read_to_string(name).map_err(StoreError::Io)
+}
+
 pub struct Server;
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -50,6 +56,12 @@ impl Server {
     async fn greet(&self, Parameters(a): Parameters<Args>) -> Outcome<CallToolResult> {
         check(&a.name)?;
         Ok(CallToolResult::success(vec![]))
+    }
+
+    #[tool(description = "Shows a file")]
+    async fn show(&self, Parameters(a): Parameters<Args>) -> Outcome<CallToolResult> {
+        let text = load(&a.name)?;
+        Ok(CallToolResult::success(vec![rmcp::model::Content::text(text)]))
     }
 
     #[tool(description = "Creates a file")]

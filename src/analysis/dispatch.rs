@@ -10,7 +10,7 @@ use super::calls::CallKind;
 use super::program::{FnId, NodeId};
 use super::strings;
 use super::types::TypeTable;
-use super::value::Fact;
+use super::value::{Fact, Part};
 use crate::model::ir::*;
 
 mod held_tools;
@@ -187,6 +187,25 @@ impl Dispatch {
                     if o.fact == Fact::Returned && o.site.func == g {
                         queue.extend(targets_of(g, o.site.expr));
                     }
+                }
+            }
+            // A dispatcher that hands a tool's error back as its value (`Err(e) => (None,
+            // Some(e))`): the calls whose `Err` it binds there are answered so too.
+            if !self.dispatchers.contains(&g) {
+                continue;
+            }
+            let body = &a.program.def(g).body;
+            for r in &a.facts[g as usize].returns {
+                for o in r.val.iter() {
+                    if o.fact != Fact::ErrValue || o.site.func != g || o.part == Part::Err {
+                        continue;
+                    }
+                    let call = body.peel(o.site.expr);
+                    if calls_held_value(body, call) && !self.registry_protocol {
+                        self.registry_protocol = true;
+                        queue.extend(self.registered.iter().copied());
+                    }
+                    queue.extend(targets_of(g, call));
                 }
             }
         }

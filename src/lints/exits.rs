@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use super::cx::Cx;
 use crate::analysis::facts::{Exit, ExitKind};
-use crate::analysis::program::{FnId, NodeId, Site};
+use crate::analysis::program::{FnId, Node, NodeId, Site};
 use crate::analysis::value::{Fact, Part, Protocol};
 use crate::diagnostic::{Edit, Span};
 use crate::model::ir::{ExprId, ExprKind};

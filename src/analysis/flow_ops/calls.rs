@@ -346,11 +346,22 @@ impl Flow<'_, '_> {
         for v in vals {
             self.sink_params(v, SINK_RPC_ERROR);
             for o in v.iter() {
-                if o.fact == Fact::Returned
-                    && o.site.func == self.func
-                    && !self.facts.rpc_error_calls.contains(&(o.site.expr, at))
+                // The call a callee's error value came out of (handed back as a value, in an
+                // `Option` or a pair, not as the call's `Err`).
+                let came_out_of = match o.via {
+                    Some(via) if via.func == self.func && o.fact == Fact::ErrValue => {
+                        Some(via.expr)
+                    }
+                    _ => None,
+                };
+                let call = match o.fact {
+                    Fact::Returned if o.site.func == self.func => Some(o.site.expr),
+                    _ => came_out_of,
+                };
+                if let Some(call) = call
+                    && !self.facts.rpc_error_calls.contains(&(call, at))
                 {
-                    self.facts.rpc_error_calls.push((o.site.expr, at));
+                    self.facts.rpc_error_calls.push((call, at));
                 }
             }
         }

@@ -87,8 +87,98 @@ pub fn own_error_sites(cx: &Cx<'_>) -> Vec<OwnErrorSite> {
             }
         }
         responses_carrying_tool_errors(cx, f, &mut seen, &mut out);
+        tool_errors_handed_back(cx, f, &mut seen, &mut out);
     }
     out
+}
+
+/// A dispatcher that hands a tool's own error object back as its value (`match tool(args) {
+/// Err(e) => (None, Some(e)), .. }`) to a caller that answers it with a JSON-RPC error: the
+/// call that runs the tool is where the tool's failure enters the dispatcher's answer.
+fn tool_errors_handed_back(
+    cx: &Cx<'_>,
+    f: FnId,
+    seen: &mut HashSet<Span>,
+    out: &mut Vec<OwnErrorSite>,
+) {
+    let facts = &cx.a.facts[f as usize];
+    let body = &cx.a.program.def(f).body;
+    for r in facts.returns.iter().filter(|r| r.owner.is_none()) {
+        for o in r.val.iter() {
+            if o.fact != Fact::ErrValue || o.site.func != f || o.part == Part::Err {
+                continue;
+            }
+            let call = body.peel(o.site.expr);
+            if facts.rpc_error_calls.iter().any(|&(c, _)| c == call) {
+                continue;
+            }
+            let held = matches!(&body.expr(call).kind, ExprKind::Call { func, .. }
+                if matches!(body.expr(*func).kind, ExprKind::Local(_)));
+            // A tool held in a registry: any of the registered tools, fns or closures.
+            let tools: Vec<Node> = if held {
+                let fns = cx.a.program.fn_ids().filter(|&t| {
+                    cx.handlers.role(t) == Role::Tool
+                        && cx.handlers.channels[t as usize] == Channel::Protocol
+                });
+                fns.map(|t| Node {
+                    func: t,
+                    closure: None,
+                })
+                .chain(
+                    cx.handlers
+                        .protocol_closures
+                        .iter()
+                        .map(|&n| cx.a.program.node(n)),
+                )
+                .collect()
+            } else {
+                as_nodes(tools_run_by(cx, f, call))
+            };
+            let Some(validation) = tool_error_codes_say_validation(cx, &tools) else {
+                continue;
+            };
+            let span = cx.site_span(Site {
+                func: f,
+                expr: call,
+            });
+            if seen.insert(span) {
+                out.push(OwnErrorSite {
+                    handler: cx.a.program.fn_node(f),
+                    span,
+                    validation,
+                });
+            }
+        }
+    }
+}
+
+/// Tool fns as bodies.
+fn as_nodes(fns: Vec<FnId>) -> Vec<Node> {
+    fns.into_iter()
+        .map(|func| Node {
+            func,
+            closure: None,
+        })
+        .collect()
+}
+
+/// Whether the error objects `tools` (fns or closures) make all say invalid params (`None`
+/// when they make none).
+fn tool_error_codes_say_validation(cx: &Cx<'_>, tools: &[Node]) -> Option<bool> {
+    let mut codes = tools.iter().flat_map(|t| {
+        cx.a.facts[t.func as usize]
+            .exits
+            .iter()
+            .filter(move |e| e.owner == t.closure)
+            .flat_map(|e| {
+                e.err.iter().filter_map(|o| match o.fact {
+                    Fact::RpcErrorObject { code, .. } => Some(code),
+                    _ => None,
+                })
+            })
+    });
+    let first = codes.next()?;
+    Some(first == Some(INVALID_PARAMS) && codes.all(|c| c == first))
 }
 
 /// The responses dispatcher `f` builds (or has a helper build, `reply(id, tool.call(..))`)
@@ -106,21 +196,14 @@ fn responses_carrying_tool_errors(
         if tools.is_empty() {
             continue;
         }
-        let mut codes = tools.iter().flat_map(|&t| {
-            cx.a.facts[t as usize].exits.iter().flat_map(|e| {
-                e.err.iter().filter_map(|o| match o.fact {
-                    Fact::RpcErrorObject { code, .. } => Some(code),
-                    _ => None,
-                })
-            })
-        });
-        let first = codes.next();
-        let validation = first == Some(Some(INVALID_PARAMS)) && codes.all(|c| c == first.flatten());
+        let Some(validation) = tool_error_codes_say_validation(cx, &as_nodes(tools)) else {
+            continue;
+        };
         let span = cx.site_span(built_in_helper(cx, f, construction).unwrap_or(Site {
             func: f,
             expr: construction,
         }));
-        if first.is_some() && seen.insert(span) {
+        if seen.insert(span) {
             out.push(OwnErrorSite {
                 handler: cx.a.program.fn_node(f),
                 span,

@@ -179,7 +179,15 @@ impl<'ast> Visit<'ast> for Bindings {
                     self.visit_expr(&arg.expr);
                 }
             }
-            None if is_json(&name) => {}
+            // A `json!` value may hold a `format!` whose string captures a name: that name
+            // stays (its nested format strings are not rewritten).
+            None if is_json(&name) => {
+                let mut strings = Vec::new();
+                syntax::string_literals(&mac.tokens, &mut strings);
+                for s in strings {
+                    self.unsafe_names.extend(placeholders(&s.to_string()));
+                }
+            }
             None => {
                 let mut idents = Vec::new();
                 syntax::idents(&mac.tokens, &mut idents);
@@ -446,6 +454,16 @@ fn serde(x: i32) -> String { format!("{x}") }
         );
         assert!(!text.contains(": id,"), "{text}");
         assert!(text.contains("\"id\": v"), "{text}");
+    }
+
+    #[test]
+    fn a_name_a_format_string_in_a_json_value_captures_stays() {
+        let text = testing::rewritten(
+            &RenameLocals,
+            "fn f(e: u8, n: u8) { let _ = json!({\"error\": format!(\"bad: {e}\"), \"n\": n}); }",
+        );
+        assert!(text.contains("fn f(e: u8, v"), "{text}");
+        assert!(text.contains("{e}"), "{text}");
     }
 
     #[test]

@@ -489,7 +489,7 @@ impl Flow<'_, '_> {
 
     /// Whether `e` is a string (`str`, `String`) as far as local types tell, or a slice of
     /// one (`s[start..]`).
-    fn is_text(&self, e: ExprId) -> bool {
+    pub(crate) fn is_text(&self, e: ExprId) -> bool {
         let body = self.body;
         let e = body.peel(e);
         if let ExprKind::Index { base, index, .. } = body.expr(e).kind {
@@ -528,69 +528,5 @@ fn closure_value(body: &Body, arg: ExprId) -> ExprId {
     match &body.expr(arg).kind {
         ExprKind::Closure(c) => body.value_of(body.closure(*c).body),
         _ => arg,
-    }
-}
-
-impl Flow<'_, '_> {
-    /// For `s.chars().take_while(p)` where `p` passes only ASCII chars (`*c == '#'`,
-    /// `c.is_ascii_digit()`): the place of `s`, each char counted being one byte of it.
-    fn leading_ascii_chars(&self, e: ExprId) -> Option<u32> {
-        let body = self.body;
-        let ExprKind::MethodCall {
-            receiver,
-            method,
-            args,
-            ..
-        } = &body.expr(body.peel(e)).kind
-        else {
-            return None;
-        };
-        let [pred] = &args[..] else { return None };
-        if method != "take_while" || !passes_only_ascii(body, *pred) {
-            return None;
-        }
-        match &body.expr(body.peel(*receiver)).kind {
-            ExprKind::MethodCall {
-                receiver: text,
-                method,
-                args,
-                ..
-            } if method == "chars" && args.is_empty() && self.is_text(*text) => {
-                text::text_place_hash(body, *text)
-            }
-            _ => None,
-        }
-    }
-}
-
-/// Whether closure `e` is true only of ASCII chars: a comparison with an ASCII char literal,
-/// `is_ascii*` methods, and `&&` / `||` of such tests.
-fn passes_only_ascii(body: &Body, e: ExprId) -> bool {
-    let ExprKind::Closure(c) = body.expr(e).kind else {
-        return false;
-    };
-    ascii_test(body, body.value_of(body.closure(c).body))
-}
-
-fn ascii_test(body: &Body, e: ExprId) -> bool {
-    let ascii_char = |x: ExprId| matches!(body.expr(body.peel(x)).kind, ExprKind::Lit(Lit::Char(c)) if c.is_ascii());
-    match &body.expr(e).kind {
-        ExprKind::Binary {
-            op: BinOp::Eq,
-            lhs,
-            rhs,
-        } => ascii_char(*lhs) || ascii_char(*rhs),
-        ExprKind::Binary {
-            op: BinOp::And,
-            lhs,
-            rhs,
-        } => ascii_test(body, *lhs) || ascii_test(body, *rhs),
-        ExprKind::Binary {
-            op: BinOp::Or,
-            lhs,
-            rhs,
-        } => ascii_test(body, *lhs) && ascii_test(body, *rhs),
-        ExprKind::MethodCall { method, .. } => method.starts_with("is_ascii"),
-        _ => false,
     }
 }

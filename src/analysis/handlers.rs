@@ -66,9 +66,9 @@ impl Handlers {
                 roles[f as usize] = Role::Tool;
             }
         }
-        if let Some(d) =
-            dispatch.filter(|d| serving && !(d.dispatchers.is_empty() && d.tools.is_empty()))
-        {
+        if let Some(d) = dispatch.filter(|d| {
+            serving && !(d.dispatchers.is_empty() && d.tools.is_empty() && d.arms.is_empty())
+        }) {
             for &f in &d.requests {
                 if roles[f as usize] == Role::None {
                     roles[f as usize] = Role::Request;

@@ -32,6 +32,8 @@ pub struct Stdio {
     serving: HashMap<NodeId, Vec<Place>>,
     /// Per fn: the value of each bool parameter whenever it runs on the serving path.
     known: HashMap<FnId, Vec<Option<bool>>>,
+    /// `tools/call` arms a transport feeds (fn, byte range): they run while serving.
+    served_arms: Vec<(FnId, u32, u32)>,
 }
 
 impl Stdio {
@@ -61,9 +63,10 @@ impl Stdio {
             }
         }
         if needs_handlers {
-            sites.retain(|(_, n, _)| reaches_handler(a, handlers, *n));
+            sites.retain(|(_, n, place)| feeds_handler(a, handlers, *n, place));
         }
         sites.sort_by_key(|s| s.0);
+        stdio.served_arms = served_arms(a, handlers, &sites);
         let Some(first) = sites.first() else {
             return stdio;
         };
@@ -232,35 +235,45 @@ impl Stdio {
             return false;
         };
         let f = a.program.node(node).func;
-        let info: &[BranchInfo] = &a.facts[f as usize].branches;
-        let get = |b: u32| info.get(b as usize - 1).copied().unwrap_or_default();
-        serving.iter().any(|s| {
-            let contradicts = place.gates.iter().any(|g| {
-                s.gates
-                    .iter()
-                    .any(|h| h.key == g.key && h.positive != g.positive)
-            });
-            if contradicts {
-                return false;
-            }
-            let branch = &place.branch;
-            let i = branch
-                .iter()
-                .zip(s.branch.iter())
-                .take_while(|(x, y)| x == y)
-                .count();
-            if place.at > s.at && s.branch[i..].iter().any(|&b| get(b).diverges) {
-                return false;
-            }
-            if i == branch.len() {
-                return true;
-            }
-            if i < s.branch.len() && get(branch[i]).group == get(s.branch[i]).group {
-                return false;
-            }
-            !branch[i..].iter().any(|&b| get(b).diverges)
-        })
+        let in_served_arm = self
+            .served_arms
+            .iter()
+            .any(|&(g, start, end)| g == f && (start..end).contains(&place.at));
+        in_served_arm || serving.iter().any(|s| runs_on_the_way(a, f, place, s))
     }
+}
+
+/// Whether code at `place` of fn `f` runs on a path that goes on to `serving` (in the same
+/// body): not in a branch exclusive with it, not under a condition it contradicts, not in a
+/// branch that leaves first, and not after a branch holding it that leaves the fn.
+fn runs_on_the_way(a: &Analysis<'_>, f: FnId, place: &Place, serving: &Place) -> bool {
+    let info: &[BranchInfo] = &a.facts[f as usize].branches;
+    let get = |b: u32| info.get(b as usize - 1).copied().unwrap_or_default();
+    let contradicts = place.gates.iter().any(|g| {
+        serving
+            .gates
+            .iter()
+            .any(|h| h.key == g.key && h.positive != g.positive)
+    });
+    if contradicts {
+        return false;
+    }
+    let branch = &place.branch;
+    let i = branch
+        .iter()
+        .zip(serving.branch.iter())
+        .take_while(|(x, y)| x == y)
+        .count();
+    if place.at > serving.at && serving.branch[i..].iter().any(|&b| get(b).diverges) {
+        return false;
+    }
+    if i == branch.len() {
+        return true;
+    }
+    if i < serving.branch.len() && get(branch[i]).group == get(serving.branch[i]).group {
+        return false;
+    }
+    !branch[i..].iter().any(|&b| get(b).diverges)
 }
 
 /// Whether the serving path goes along call edge `e`: not along a call resolved by name alone
@@ -337,6 +350,68 @@ fn arg_values(
             _ => None,
         })
         .collect()
+}
+
+/// Whether a stdin read at `place` of body `n` can feed a handler: `n` is a handler, or
+/// calls toward one on a path that runs after the read (a CLI prompt after the branch that
+/// serves and returns reads stdin too, and serves nothing).
+fn feeds_handler(a: &Analysis<'_>, handlers: &Handlers, n: NodeId, place: &Place) -> bool {
+    if handlers.is_handler_node(&a.program, n) {
+        return true;
+    }
+    let f = a.program.node(n).func;
+    let feeds_an_arm = handlers
+        .arms
+        .iter()
+        .any(|&(g, arm)| g == f && feeds_arm(a, f, place, arm));
+    feeds_an_arm
+        || a.graph.out[n as usize].iter().any(|e| {
+            let call = a.facts[e.func as usize].call_place(e.site);
+            runs_on_the_way(a, e.func, place, &call) && reaches_handler(a, handlers, e.to)
+        })
+}
+
+/// Whether a stdin read at `place` of fn `f` runs on the way to `tools/call` arm `arm`.
+fn feeds_arm(a: &Analysis<'_>, f: FnId, place: &Place, arm: crate::model::ir::ExprId) -> bool {
+    code_place(a, f, arm).is_some_and(|at| runs_on_the_way(a, f, place, &at))
+}
+
+/// The `tools/call` arms that run the tool themselves and that a stdin read of `sites`
+/// feeds: all their code runs while serving.
+fn served_arms(
+    a: &Analysis<'_>,
+    handlers: &Handlers,
+    sites: &[(Span, NodeId, Place)],
+) -> Vec<(FnId, u32, u32)> {
+    handlers
+        .arms
+        .iter()
+        .filter(|&&(f, arm)| {
+            sites
+                .iter()
+                .any(|(_, n, place)| a.program.node(*n).func == f && feeds_arm(a, f, place, arm))
+        })
+        .map(|&(f, arm)| {
+            let span = a.program.def(f).body.expr(arm).span;
+            (f, span.start, span.end)
+        })
+        .collect()
+}
+
+/// The place of the code of expression `expr` of fn `f`: that of the first call inside it.
+fn code_place(a: &Analysis<'_>, f: FnId, expr: crate::model::ir::ExprId) -> Option<Place> {
+    let body = &a.program.def(f).body;
+    let within = body.expr(expr).span;
+    let facts = &a.facts[f as usize];
+    a.resolved[f as usize]
+        .calls
+        .iter()
+        .enumerate()
+        .find(|(_, c)| {
+            let at = body.expr(c.expr).span;
+            at.start >= within.start && at.end <= within.end
+        })
+        .map(|(i, _)| facts.call_place(i as u32))
 }
 
 /// Whether body `n` is a handler or calls one, directly or through other bodies.

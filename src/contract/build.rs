@@ -140,6 +140,10 @@ fn kind_of(cx: &Cx<'_>, h: NodeId) -> Kind {
     let def = program.def(f);
     match cx.handlers.role(f) {
         Role::Dispatcher => return Kind::Dispatcher,
+        // A request handler whose `tools/call` arm runs the tool itself is the dispatcher.
+        Role::Request if cx.handlers.arms.iter().any(|(g, _)| *g == f) => {
+            return Kind::Dispatcher;
+        }
         Role::Request => {}
         _ => return Kind::Tool,
     }

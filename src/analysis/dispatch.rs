@@ -63,7 +63,8 @@ impl Dispatch {
             .filter_map(|&f| {
                 let body = &program.def(f).body;
                 let names = &a.tool_names[f as usize];
-                let arms = name_arms(&a.types, body, names);
+                let mut arms = name_arms(&a.types, body, names);
+                arms.extend(&a.facts[f as usize].parsed_name_arms);
                 let selects = !arms.is_empty()
                     || looks_up_by_name(body, names)
                     || calls_found_by_name(body, names);
@@ -164,13 +165,15 @@ impl Dispatch {
         for f in a.program.fn_ids() {
             let facts = &a.facts[f as usize];
             let body = &a.program.def(f).body;
-            for &(call, _) in &facts.rpc_error_calls {
+            for &(call, ctor) in &facts.rpc_error_calls {
                 if self.dispatchers.contains(&f) && calls_held_value(body, call) {
                     self.registry_protocol = true;
                 }
                 // Inside a tool's own arm the error is converted there: that is the site,
-                // and the callee is not a tool.
-                if !facts.tool_arm_exprs.contains(&call) {
+                // and the callee is not a tool. A call that is the arm's value, converted
+                // after the `match` that selects the tool, is the tool.
+                let in_arm = |e: ExprId| facts.tool_arm_exprs.contains(&e);
+                if !(in_arm(call) && in_arm(ctor)) {
                     queue.extend(targets_of(f, call));
                 }
             }

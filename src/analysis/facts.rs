@@ -295,6 +295,10 @@ pub struct FnFacts {
     /// Calls whose error becomes a hand-made JSON-RPC error object here, with the expression
     /// that builds the object: `(call, construction)`.
     pub rpc_error_calls: Vec<(ExprId, ExprId)>,
+    /// Failures made in this fn, not by a call (an `Err(..)` of its own), that a hand-made
+    /// JSON-RPC error object answers, with the expression that builds the object: `(made,
+    /// construction)`.
+    pub rpc_error_others: Vec<(ExprId, ExprId)>,
     /// Parameters whose `Err` becomes a hand-made JSON-RPC error object here (a helper
     /// `reply(id, result)` answering `Err(e)` with it), with the expression that builds it.
     pub rpc_error_params: Vec<(u16, ExprId)>,
@@ -303,6 +307,10 @@ pub struct FnFacts {
     /// Calls, macros and struct literals evaluated in an arm that selects a tool by name
     /// (sorted once the fn is done).
     pub tool_arm_exprs: Vec<ExprId>,
+    /// Arms of a `match` on a crate enum parsed from a tool's name (`match parse(name) {
+    /// Tool::Read => read(args), .. }`), but the catch-all's: each selects a tool as a string
+    /// arm of a `match` on the name does.
+    pub parsed_name_arms: Vec<ExprId>,
     /// The calls whose result the fn returns unchanged (its tail, its `return`s), sorted.
     pub returned_calls: Vec<ExprId>,
 }

@@ -89,6 +89,9 @@ pub struct Flow<'p, 'a> {
     /// `else` of `let Ok(v) = call() else { here }`): what is built here answers their
     /// failure, whether or not it uses the error value.
     pub err_context: Vec<ExprId>,
+    /// Alongside [`Flow::err_context`]: where the other failures the branch answers were made
+    /// in this fn (an `Err(..)` of its own, not a call's).
+    pub err_others: Vec<ExprId>,
     /// The parameters whose `Err` the current branch answers (`match result { Err(e) => ..
     /// }` on a parameter): a JSON-RPC error made here answers the caller's failure.
     pub err_params: Vec<u16>,
@@ -106,6 +109,9 @@ pub struct Flow<'p, 'a> {
     /// Parameters this fn parses into a crate enum, and the variant its catch-all gives
     /// (see [`Summary::name_parses`]).
     pub name_parses: Vec<(u16, Name)>,
+    /// Locals bound to a crate enum parsed from a tool's name, with the variants the parse's
+    /// catch-all gives (`let op = Op::of(name);`): a `match` on them selects a tool.
+    pub(super) parsed_name_locals: Vec<(LocalId, Vec<Name>)>,
     /// The values of each range's bounds, for the slicing that uses the range.
     pub(super) range_bounds: HashMap<ExprId, Vec<Val>>,
     /// The `bool` parameters the branches being walked are decided by, and their value
@@ -194,6 +200,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             open: Vec::new(),
             ctor_fields: HashMap::new(),
             err_context: Vec::new(),
+            err_others: Vec::new(),
             err_params: Vec::new(),
             break_vals: HashMap::new(),
             closure_vals: HashMap::new(),
@@ -206,6 +213,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             range_bounds: HashMap::new(),
             by_variant: Vec::new(),
             name_parses: Vec::new(),
+            parsed_name_locals: Vec::new(),
             ret: Val::default(),
             tail_branches: tail_arms::tail_branches(&def.body),
             arm_errs: HashMap::new(),

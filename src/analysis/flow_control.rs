@@ -200,7 +200,20 @@ impl Flow<'_, '_> {
         let group = self.new_group();
         // A match on a tool's name, or on a crate enum parsed from it.
         let parsed = self.parsed_name_fallbacks(scrutinee);
-        let on_name = parsed.is_some() || self.mentions_name(scrutinee);
+        // A parse that fails (`Err(_)` of `name.parse::<Tool>()`) gives no tool that name.
+        let enum_of_name = parsed.is_none() && self.matches_enum_of_name(scrutinee, arms);
+        // `Ok(v)`/`Err(e)` arms test a result made with the name, not the name itself.
+        let tests_result = !enum_of_name
+            && arms.iter().any(|a| {
+                is_variant_pattern(self.body, a.pat, "Ok") || is_err_pattern(self.body, a.pat)
+            });
+        let on_name = parsed.is_some() || (!tests_result && self.mentions_name(scrutinee));
+        // `Some(other)` after `Some("read")` arms is every other name; after none, the tool
+        // a lookup found.
+        let types = self.env.types;
+        let tests_strings = arms
+            .iter()
+            .any(|a| crate::analysis::strings::pattern_str(types, self.body, a.pat).is_some());
         let unknown_variant = |body: &Body, pat: PatId| {
             parsed.as_ref().is_some_and(|variants| {
                 matches!(&body.pat(pat).kind, PatKind::Path(p)
@@ -225,12 +238,19 @@ impl Flow<'_, '_> {
             // A guarded catch-all (`name if is_math(name) => ..`) runs the tools it selects.
             // A catch-all after `Ok(..)` is the `Err` branch of a `Result`, not a fallback.
             let fallback = arm.guard.is_none()
-                && !ok_seen
+                && (!ok_seen || enum_of_name)
                 && (super::text::is_fallback(self.body, arm.pat)
                     || unknown_variant(self.body, arm.pat)
+                    || (enum_of_name && is_err_pattern(self.body, arm.pat))
                     || (on_name
-                        && matches!(&self.body.pat(arm.pat).kind,
-                            PatKind::Path(p) if p.last().is_some_and(|l| l == "None"))));
+                        && ((tests_strings && super::text::is_some_fallback(self.body, arm.pat))
+                            || matches!(&self.body.pat(arm.pat).kind,
+                                PatKind::Path(p) if p.last().is_some_and(|l| l == "None")))));
+            let selects = (parsed.is_some() && !fallback)
+                || (enum_of_name && self.tests_crate_variant(arm.pat));
+            if selects {
+                self.facts.parsed_name_arms.push(arm.body);
+            }
             let v = self.in_branch(group, diverges, Vec::new(), |f| {
                 if fallback {
                     f.fallback += 1;
@@ -247,18 +267,24 @@ impl Flow<'_, '_> {
                 // The `Err(..)` arm, or a catch-all after an `Ok(..)` arm: the call failed.
                 let fails = is_err_pattern(f.body, arm.pat)
                     || (ok_seen && super::text::is_fallback(f.body, arm.pat));
-                let (failing, params) = if fails {
-                    (f.failing_calls(&sv), failing_params(&sv))
+                let (failing, others, params) = if fails {
+                    (
+                        f.failing_calls(&sv),
+                        f.failing_others(&sv),
+                        failing_params(&sv),
+                    )
                 } else {
-                    (Vec::new(), Vec::new())
+                    (Vec::new(), Vec::new(), Vec::new())
                 };
-                let depth = (f.err_context.len(), f.err_params.len());
+                let depth = (f.err_context.len(), f.err_params.len(), f.err_others.len());
                 f.err_context.extend(failing);
                 f.err_params.extend(params);
+                f.err_others.extend(others);
                 let v = f.eval(arm.body);
                 f.note_arm_value(id, arm.body, &v);
                 f.err_context.truncate(depth.0);
                 f.err_params.truncate(depth.1);
+                f.err_others.truncate(depth.2);
                 if fallback {
                     f.fallback -= 1;
                     if on_name {

@@ -294,6 +294,15 @@ pub fn is_fallback(body: &Body, p: PatId) -> bool {
     )
 }
 
+/// `Some(x)` or `Some(_)`: every present value, the catch-all of a `match` on an optional
+/// string after its `Some("..")` arms.
+pub fn is_some_fallback(body: &Body, p: PatId) -> bool {
+    matches!(&body.pat(p).kind, PatKind::TupleStruct { path, elems }
+        if elems.len() == 1
+            && path.last().is_some_and(|l| l == "Some")
+            && is_fallback(body, elems[0]))
+}
+
 /// Whether the expression mentions a tool's name: a local or field called `name` or
 /// `tool_name`, a `.name` access (`match request.name.as_ref()`), or a local initialised
 /// with one of these.

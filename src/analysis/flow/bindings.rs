@@ -26,6 +26,12 @@ impl Flow<'_, '_> {
                             f.err_context.truncate(depth);
                         });
                     }
+                    if let (Some(i), PatKind::Bind { local, sub: None }) =
+                        (init, &self.body.pat(*pat).kind)
+                        && let Some(variants) = self.parsed_name_fallbacks(*i)
+                    {
+                        self.parsed_name_locals.push((*local, variants));
+                    }
                     // `let x;` holds nothing yet: its first assignment is not an alternative.
                     if init.is_some() {
                         self.bind(*pat, &v, init.unwrap_or(0));

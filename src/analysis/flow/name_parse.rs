@@ -57,6 +57,10 @@ impl Flow<'_, '_> {
     /// call.
     pub(crate) fn parsed_name_fallbacks(&self, scrutinee: ExprId) -> Option<Vec<Name>> {
         let call = self.body.peel(scrutinee);
+        if let ExprKind::Local(l) = &self.body.expr(call).kind {
+            let held = self.parsed_name_locals.iter().find(|(m, _)| m == l);
+            return held.map(|(_, variants)| variants.clone());
+        }
         let args: Vec<ExprId> = match &self.body.expr(call).kind {
             // A method's parameters are numbered after its receiver.
             ExprKind::Call { args, .. } | ExprKind::MethodCall { args, .. } => args.to_vec(),
@@ -79,5 +83,30 @@ impl Flow<'_, '_> {
             }
         }
         (!out.is_empty()).then_some(out)
+    }
+
+    /// Whether a `match` on `scrutinee` with `arms` tells tools apart by the variants of a
+    /// crate enum parsed from the tool's name by any means (`FromStr`, a derive, serde):
+    /// the scrutinee is made from the name and some arm tests a variant of a crate enum,
+    /// bare or inside `Ok(..)`/`Some(..)`.
+    pub(crate) fn matches_enum_of_name(&self, scrutinee: ExprId, arms: &[Arm]) -> bool {
+        self.mentions_name(scrutinee) && arms.iter().any(|a| self.tests_crate_variant(a.pat))
+    }
+
+    /// Whether pattern `pat` tests a variant of a crate enum, bare or inside `Ok`/`Some`.
+    pub(crate) fn tests_crate_variant(&self, pat: PatId) -> bool {
+        if !self.pattern_variants(pat).is_empty() {
+            return true;
+        }
+        match &self.body.pat(pat).kind {
+            PatKind::TupleStruct { path, elems }
+                if elems.len() == 1
+                    && path.len() == 1
+                    && path.last().is_some_and(|l| l == "Ok" || l == "Some") =>
+            {
+                !self.pattern_variants(elems[0]).is_empty()
+            }
+            _ => false,
+        }
     }
 }

@@ -343,6 +343,12 @@ impl Flow<'_, '_> {
                 self.facts.rpc_error_calls.push((call, at));
             }
         }
+        for i in 0..self.err_others.len() {
+            let made = self.err_others[i];
+            if !self.facts.rpc_error_others.contains(&(made, at)) {
+                self.facts.rpc_error_others.push((made, at));
+            }
+        }
         for v in vals {
             self.sink_params(v, SINK_RPC_ERROR);
             for o in v.iter() {
@@ -365,6 +371,22 @@ impl Flow<'_, '_> {
                 }
             }
         }
+    }
+
+    /// Where the `Err`s a value may be were made in this fn, other than by a call's failure
+    /// (`Err(format!(..))` of the fn's own).
+    pub(crate) fn failing_others(&self, v: &Val) -> Vec<ExprId> {
+        v.iter()
+            .filter(|o| o.part == Part::Err && o.site.func == self.func)
+            .filter(|o| {
+                o.fact.is_other_error()
+                    || matches!(
+                        o.fact,
+                        Fact::ErrText { .. } | Fact::FailText | Fact::ErrJson | Fact::Variant(_)
+                    )
+            })
+            .map(|o| o.site.expr)
+            .collect()
     }
 
     /// The calls whose `Err` a value may be (their `Returned` error origins made here): in the

@@ -9,6 +9,9 @@ pub struct OwnErrorSite {
     pub span: Span,
     /// About the tool's arguments rather than its execution.
     pub validation: bool,
+    /// The site is the call that runs a tool (the tool fn, when known) whose failure enters
+    /// an error object built at `.1`, which also answers the request's own failures.
+    pub forwards: Option<(Option<FnId>, Span)>,
 }
 
 /// The JSON-RPC error objects (`json!({"error": {"code", "message"}})`, a helper building
@@ -77,11 +80,29 @@ pub fn own_error_sites(cx: &Cx<'_>) -> Vec<OwnErrorSite> {
                 {
                     continue;
                 }
+                if !validation && carried.is_none() && shared_with_request_errors(cx, f, at) {
+                    for (call, tool) in tool_calls_answered(cx, f, at) {
+                        let call_span = cx.site_span(Site {
+                            func: f,
+                            expr: call,
+                        });
+                        if seen.insert(call_span) {
+                            out.push(OwnErrorSite {
+                                handler: program.fn_node(f),
+                                span: call_span,
+                                validation,
+                                forwards: Some((tool, span)),
+                            });
+                        }
+                    }
+                    continue;
+                }
                 if seen.insert(span) {
                     out.push(OwnErrorSite {
                         handler: program.fn_node(f),
                         span,
                         validation,
+                        forwards: None,
                     });
                 }
             }
@@ -146,6 +167,7 @@ fn tool_errors_handed_back(
                     handler: cx.a.program.fn_node(f),
                     span,
                     validation,
+                    forwards: None,
                 });
             }
         }
@@ -208,6 +230,7 @@ fn responses_carrying_tool_errors(
                 handler: cx.a.program.fn_node(f),
                 span,
                 validation,
+                forwards: None,
             });
         }
     }
@@ -288,37 +311,105 @@ fn made_by_tool(cx: &Cx<'_>, f: FnId, call: ExprId) -> Option<ExprId> {
 /// that runs the tools (inline or not) and hands their failures back. That construction is
 /// where the tools' failures enter the answer.
 fn fed_by_tool(cx: &Cx<'_>, f: FnId, at: ExprId) -> bool {
-    let body = &cx.a.program.def(f).body;
-    let resolved = &cx.a.resolved[f as usize];
     cx.a.facts[f as usize]
         .rpc_error_calls
         .iter()
-        .filter(|(_, c)| *c == at)
-        .any(|&(call, _)| {
-            // A tool held in a local: called (`tool(args)`), or a method of one that was
-            // found by the requested name (`tools.iter().find(|t| t.name() == name)`, then
-            // `tool.execute(args)`).
-            let names = &cx.a.tool_names[f as usize];
-            let held = match &body.expr(call).kind {
-                ExprKind::Call { func, .. } => match body.expr(*func).kind {
-                    ExprKind::Local(_) => true,
-                    ExprKind::Field { .. } => {
-                        crate::analysis::text::mentions_name_given(body, *func, names)
-                    }
-                    _ => false,
-                },
-                ExprKind::MethodCall { receiver, .. } => {
-                    matches!(body.expr(*receiver).kind, ExprKind::Local(_))
-                        && crate::analysis::text::mentions_name_given(body, *receiver, names)
-                }
-                _ => false,
-            };
-            held || resolved
-                .targets(call)
-                .filter(|c| !c.may)
-                .flat_map(|c| c.targets.iter())
-                .any(|&t| matches!(cx.handlers.role(t), Role::Tool | Role::Dispatcher))
-        })
+        .any(|&(call, c)| c == at && runs_tool(cx, f, call).is_some())
+}
+
+/// Whether `call` (in dispatcher `f`) runs a tool: a tool held in a local, called
+/// (`tool(args)`), or a method of one that was found by the requested name
+/// (`tools.iter().find(|t| t.name() == name)`, then `tool.execute(args)`); or a tool fn.
+/// `Some(the tool fn)` when the call names one.
+fn runs_tool(cx: &Cx<'_>, f: FnId, call: ExprId) -> Option<Option<FnId>> {
+    let body = &cx.a.program.def(f).body;
+    let names = &cx.a.tool_names[f as usize];
+    let held = match &body.expr(call).kind {
+        ExprKind::Call { func, .. } => match body.expr(*func).kind {
+            ExprKind::Local(_) => true,
+            ExprKind::Field { .. } => {
+                crate::analysis::text::mentions_name_given(body, *func, names)
+            }
+            _ => false,
+        },
+        ExprKind::MethodCall { receiver, .. } => {
+            matches!(body.expr(*receiver).kind, ExprKind::Local(_))
+                && crate::analysis::text::mentions_name_given(body, *receiver, names)
+        }
+        _ => false,
+    };
+    let tool = cx.a.resolved[f as usize]
+        .targets(call)
+        .filter(|c| !c.may)
+        .flat_map(|c| c.targets.iter().copied())
+        .find(|&t| matches!(cx.handlers.role(t), Role::Tool | Role::Dispatcher));
+    match (tool, held) {
+        (Some(t), _) => Some(Some(t)),
+        (None, true) => Some(None),
+        (None, false) => None,
+    }
+}
+
+/// Whether the error object built at `at` in dispatcher `f` also answers failures that are
+/// no tool's: an `Err` the fn makes outside the arms that run tools (an unknown name), or
+/// the failure of a call that runs no tool (reading the request).
+fn shared_with_request_errors(cx: &Cx<'_>, f: FnId, at: ExprId) -> bool {
+    let facts = &cx.a.facts[f as usize];
+    let in_tool_arm = |e: ExprId| facts.tool_arm_exprs.contains(&e);
+    let own = facts
+        .rpc_error_others
+        .iter()
+        .any(|&(made, c)| c == at && !in_tool_arm(made));
+    let calls = facts
+        .rpc_error_calls
+        .iter()
+        .any(|&(call, c)| c == at && !in_tool_arm(call) && runs_tool(cx, f, call).is_none());
+    own || calls
+}
+
+/// Where a tool's failure joins the request's own that the error object built at `at`
+/// answers: each call that runs a tool, and each failure made by tool code written in the
+/// arm that selects it.
+fn tool_calls_answered(cx: &Cx<'_>, f: FnId, at: ExprId) -> Vec<(ExprId, Option<FnId>)> {
+    let facts = &cx.a.facts[f as usize];
+    let calls = facts
+        .rpc_error_calls
+        .iter()
+        .filter(|&&(_, c)| c == at)
+        .filter_map(|&(call, _)| runs_tool(cx, f, call).map(|tool| (call, tool)));
+    let inline = facts
+        .rpc_error_others
+        .iter()
+        .filter(|&&(made, c)| c == at && facts.tool_arm_exprs.contains(&made))
+        .map(|&(made, _)| (selecting_arm(cx, f, made).unwrap_or(made), None));
+    calls.chain(inline).collect()
+}
+
+/// The innermost arm around `e` that selects a tool by its name (a string pattern, or a
+/// variant of an enum parsed from the name): tool code written in place, whose failures
+/// all join the dispatcher's there.
+fn selecting_arm(cx: &Cx<'_>, f: FnId, e: ExprId) -> Option<ExprId> {
+    let body = &cx.a.program.def(f).body;
+    let facts = &cx.a.facts[f as usize];
+    let within = body.expr(e).span;
+    let mut best: Option<(u32, ExprId)> = None;
+    for x in &body.exprs {
+        let ExprKind::Match { arms, .. } = &x.kind else {
+            continue;
+        };
+        for arm in arms {
+            let span = body.expr(arm.body).span;
+            let selects = crate::analysis::strings::pattern_str(&cx.a.types, body, arm.pat)
+                .is_some()
+                || facts.parsed_name_arms.contains(&arm.body);
+            let around = span.start <= within.start && within.end <= span.end;
+            let size = span.end - span.start;
+            if selects && around && best.is_none_or(|(b, _)| size < b) {
+                best = Some((size, arm.body));
+            }
+        }
+    }
+    best.map(|(_, arm)| arm)
 }
 
 /// The finding for an [`OwnErrorSite`].
@@ -328,6 +419,9 @@ pub fn own_error_finding(
     lint: &'static str,
     what: &str,
 ) -> crate::diagnostic::Finding {
+    if let Some((tool, answered_at)) = site.forwards {
+        return forward_finding(cx, site, lint, tool, answered_at);
+    }
     crate::diagnostic::Finding::new(
         lint,
         site.span,
@@ -339,4 +433,31 @@ pub fn own_error_finding(
     .label("the client gets a protocol error, not a tool result the model can read")
     .note("a tool that ran and failed must answer with a result that has `isError: true`; JSON-RPC errors are for requests the server cannot process")
     .help("answer with a result instead:\n    json!({ \"content\": [{ \"type\": \"text\", \"text\": message }], \"isError\": true })")
+}
+
+/// The finding for a call whose tool's failure enters an error object that also answers the
+/// request's own failures: that answer stays, the tool's failure is answered here.
+fn forward_finding(
+    cx: &Cx<'_>,
+    site: &OwnErrorSite,
+    lint: &'static str,
+    tool: Option<FnId>,
+    answered_at: Span,
+) -> crate::diagnostic::Finding {
+    let tool = match tool {
+        Some(t) => format!("tool `{}`", cx.a.program.name(t)),
+        None => "the tool it runs".to_string(),
+    };
+    crate::diagnostic::Finding::new(
+        lint,
+        site.span,
+        format!(
+            "{} answers a failure of {tool} with the JSON-RPC error object it keeps for the request's own failures",
+            cx.handler_phrase(site.handler)
+        ),
+    )
+    .label("the client gets a JSON-RPC error, not a tool result: the model cannot read it or retry")
+    .secondary(answered_at, "right for an unknown tool or unreadable `params`, wrong for a tool that ran")
+    .note("a tool that ran and failed must answer with a result that has `isError: true`; JSON-RPC errors are for requests the server cannot process")
+    .help("answer the tool's failure with a result here, and keep the error object for the request's own failures:\n    Err(e) => Ok(json!({ \"content\": [{ \"type\": \"text\", \"text\": e.to_string() }], \"isError\": true }))")
 }

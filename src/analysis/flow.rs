@@ -128,7 +128,7 @@ pub struct Flow<'p, 'a> {
 }
 
 /// What the fn has checked before a site: lengths, variants, prefixes of places.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Checks {
     pub length: HashSet<String>,
     pub variant: HashSet<String>,

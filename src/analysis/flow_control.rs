@@ -41,7 +41,14 @@ impl Flow<'_, '_> {
         els: Option<ExprId>,
     ) -> Val {
         let group = self.new_group();
+        // A test whose branches do nothing (`if x.is_none() {}`) guards nothing after it.
+        let does_nothing = |e: ExprId| matches!(&self.body.expr(e).kind, ExprKind::Block { stmts, tail: None, .. } if stmts.is_empty());
+        let checks_before =
+            (does_nothing(then) && els.is_none_or(does_nothing)).then(|| self.checks.clone());
         self.eval(cond);
+        if let Some(before) = checks_before {
+            self.checks = before;
+        }
         let gates = super::text::gates_of(self.body, cond, true);
         let negated = super::text::gates_of(self.body, cond, false);
         let then_diverges = super::text::diverges(self.body, then);

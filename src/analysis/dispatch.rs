@@ -113,8 +113,13 @@ impl Dispatch {
                 } else if !entered {
                     // The fn the `tools/call` arm hands the request to, whose answer is the
                     // arm's, answers `tools/call` whatever it is called, also when it selects
-                    // no tool by name (a server of one tool).
-                    d.dispatchers.extend(answering_callees(a, f, body, arm));
+                    // no tool by name (a server of one tool). An arm that builds the answer
+                    // itself from what it calls (`match run(args) { .. }`) is the dispatcher.
+                    let answering = answering_callees(a, f, body, arm);
+                    if answering.is_empty() && !answers_with_error_builder(a, f, body, arm) {
+                        d.arms.push((f, arm));
+                    }
+                    d.dispatchers.extend(answering);
                 }
             }
         }
@@ -244,6 +249,16 @@ fn answering_callees(a: &Analysis<'_>, f: FnId, body: &Body, arm: ExprId) -> Vec
         .flat_map(|c| c.targets.iter().copied())
         .filter(|&t| a.program.is_own(t) && t != f && !builds_only_errors(a, t))
         .collect()
+}
+
+/// Whether the value of `arm` (in fn `f`) is what a crate fn that builds only JSON-RPC error
+/// objects returns: the arm rejects the request (`error_response(id, BUSY, ..)`).
+fn answers_with_error_builder(a: &Analysis<'_>, f: FnId, body: &Body, arm: ExprId) -> bool {
+    let value = body.value_of(arm);
+    a.resolved[f as usize]
+        .targets(value)
+        .flat_map(|c| c.targets.iter().copied())
+        .any(|t| a.program.is_own(t) && builds_only_errors(a, t))
 }
 
 /// Whether what fn `t` returns is a JSON-RPC error object and nothing else (an
@@ -427,13 +442,18 @@ pub fn method_arms(types: &TypeTable<'_>, body: &Body, method: &str) -> Vec<Expr
             }
             ExprKind::Match { arms, .. } => {
                 for arm in arms {
-                    if strings::pattern_is(types, body, arm.pat, method) {
+                    // `"tools/call" => Method::ToolsCall` parses the method; the request is
+                    // answered where the parsed value is matched.
+                    if strings::pattern_is(types, body, arm.pat, method)
+                        && super::variant_strings::variant_made(body, arm.body).is_none()
+                    {
                         out.push(arm.body);
                     }
                 }
             }
             ExprKind::If { cond, then, .. }
-                if strings::equality(types, body, *cond).is_some_and(|(_, v)| v == method) =>
+                if strings::equality(types, body, *cond).is_some_and(|(_, v)| v == method)
+                    && super::variant_strings::variant_made(body, *then).is_none() =>
             {
                 out.push(*then);
             }
@@ -471,7 +491,12 @@ fn name_arms(types: &TypeTable<'_>, body: &Body, names: &[LocalId]) -> Vec<ExprI
                     .iter()
                     .filter_map(|a| Some((a.body, strings::pattern_str(types, body, a.pat)?)))
                     .collect();
-                if !names.iter().any(|(_, s)| is_method(s)) {
+                // Arms that only give a variant parse the name: the tool is selected where
+                // the parsed value is matched.
+                let parses = names
+                    .iter()
+                    .all(|&(b, _)| super::variant_strings::variant_made(body, b).is_some());
+                if !parses && !names.iter().any(|(_, s)| is_method(s)) {
                     out.extend(names.into_iter().map(|(b, _)| b));
                 }
             }

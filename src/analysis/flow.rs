@@ -92,6 +92,8 @@ pub struct Flow<'p, 'a> {
     /// Alongside [`Flow::err_context`]: where the other failures the branch answers were made
     /// in this fn (an `Err(..)` of its own, not a call's).
     pub err_others: Vec<ExprId>,
+    /// The argument values of the format string evaluated last (see `sent`).
+    pub(super) format_args: Vec<(ExprId, Val)>,
     /// The parameters whose `Err` the current branch answers (`match result { Err(e) => ..
     /// }` on a parameter): a JSON-RPC error made here answers the caller's failure.
     pub err_params: Vec<u16>,
@@ -201,6 +203,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             ctor_fields: HashMap::new(),
             err_context: Vec::new(),
             err_others: Vec::new(),
+            format_args: Vec::new(),
             err_params: Vec::new(),
             break_vals: HashMap::new(),
             closure_vals: HashMap::new(),

@@ -221,11 +221,19 @@ impl Flow<'_, '_> {
         let tests_strings = arms
             .iter()
             .any(|a| crate::analysis::strings::pattern_str(types, self.body, a.pat).is_some());
+        // The catch-all variant of a parse of another string (`mode`) is that string's `_`.
+        let other_parse = match parsed {
+            Some(_) => None,
+            None => self.parsed_fallbacks(scrutinee, false),
+        };
         let unknown_variant = |body: &Body, pat: PatId| {
-            parsed.as_ref().is_some_and(|variants| {
-                matches!(&body.pat(pat).kind, PatKind::Path(p)
+            parsed
+                .as_ref()
+                .or(other_parse.as_ref())
+                .is_some_and(|variants| {
+                    matches!(&body.pat(pat).kind, PatKind::Path(p)
                     if p.last().is_some_and(|l| variants.contains(l)))
-            })
+                })
         };
         let mut out = Val::default();
         let mut ok_seen = false;

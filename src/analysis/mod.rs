@@ -24,6 +24,7 @@ pub mod text;
 mod tool_names;
 pub mod types;
 pub mod value;
+mod variant_strings;
 
 use crate::config::Config;
 use crate::diagnostic::Span;

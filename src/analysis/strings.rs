@@ -26,10 +26,17 @@ pub fn pattern_str<'b>(types: &TypeTable<'b>, body: &'b Body, mut p: PatId) -> O
     for _ in 0..8 {
         match &body.pat(p).kind {
             PatKind::Lit(crate::model::ir::Lit::Str(v)) => return Some(v),
-            PatKind::Path(path) => return types.const_str(path.last()?),
+            PatKind::Path(path) => {
+                let last = path.last()?;
+                // A constant holding the string, or a variant the crate parses it into.
+                let ty = path.len().checked_sub(2).and_then(|i| path.get(i));
+                return types
+                    .const_str(last)
+                    .or_else(|| types.variant_str(ty?, last));
+            }
             PatKind::Or(cases) => return cases.iter().find_map(|&c| pattern_str(types, body, c)),
             PatKind::TupleStruct { path, elems }
-                if elems.len() == 1 && path.last().is_some_and(|l| l == "Some") =>
+                if elems.len() == 1 && path.last().is_some_and(|l| l == "Some" || l == "Ok") =>
             {
                 p = elems[0]
             }

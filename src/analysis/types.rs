@@ -62,6 +62,9 @@ pub struct TypeTable<'a> {
     /// in a pattern), as each file resolves them: calling one builds a value of its fields
     /// (only a tuple struct or variant can appear in such a pattern; a fn cannot).
     tuple_ctors: HashSet<Vec<Name>>,
+    /// Per enum variant name: the strings the crate's code maps it to or from (see
+    /// `variant_strings`).
+    variant_strs: super::variant_strings::VariantStrings<'a>,
 }
 
 impl<'a> TypeTable<'a> {
@@ -87,6 +90,7 @@ impl<'a> TypeTable<'a> {
             macros: HashMap::new(),
             rets: Vec::new(),
             tuple_ctors: HashSet::new(),
+            variant_strs: Default::default(),
         };
         for file in &program.files {
             for s in &file.structs {
@@ -170,7 +174,16 @@ impl<'a> TypeTable<'a> {
             .fn_ids()
             .map(|f| t.expand(&program.def(f).ret))
             .collect();
+        super::variant_strings::variant_strings(program, &mut t);
         t
+    }
+
+    pub(super) fn variant_strs(&self) -> &super::variant_strings::VariantStrings<'a> {
+        &self.variant_strs
+    }
+
+    pub(super) fn set_variant_strs(&mut self, strs: super::variant_strings::VariantStrings<'a>) {
+        self.variant_strs = strs;
     }
 
     /// Fn `f`'s return type, its aliases expanded.
@@ -318,6 +331,19 @@ impl<'a> TypeTable<'a> {
         let values = self.str_consts.get(name)?;
         let first = *values.first()?;
         values.iter().all(|v| *v == first).then_some(first)
+    }
+
+    /// The one string the crate's code maps variant `variant` of enum `ty` to or from; for
+    /// `Self::variant`, of any enum that has the variant.
+    pub fn variant_str(&self, ty: &str, variant: &str) -> Option<&'a str> {
+        let mut strings = self
+            .variant_strs
+            .get(variant)?
+            .iter()
+            .filter(|(e, _)| ty == "Self" || *e == ty)
+            .map(|(_, s)| *s);
+        let first = strings.next()?;
+        strings.all(|s| s == first).then_some(first)
     }
 
     pub fn macros_named(&self, name: &str) -> &[&'a MacroRulesDef] {

@@ -56,6 +56,13 @@ impl Flow<'_, '_> {
     /// a tool's name (the argument it parses mentions the name); `None` when it is no such
     /// call.
     pub(crate) fn parsed_name_fallbacks(&self, scrutinee: ExprId) -> Option<Vec<Name>> {
+        self.parsed_fallbacks(scrutinee, true)
+    }
+
+    /// The variants a crate fn's catch-all gives when `scrutinee` is a call of it that parses
+    /// a string (`of_name`: the tool's name): an arm for one of them is the catch-all of the
+    /// strings, as `_ =>` of a `match` on the string is.
+    pub(crate) fn parsed_fallbacks(&self, scrutinee: ExprId, of_name: bool) -> Option<Vec<Name>> {
         let call = self.body.peel(scrutinee);
         if let ExprKind::Local(l) = &self.body.expr(call).kind {
             let held = self.parsed_name_locals.iter().find(|(m, _)| m == l);
@@ -75,7 +82,7 @@ impl Flow<'_, '_> {
                 for (k, variant) in &summary.name_parses {
                     let passes_name = args
                         .get(*k as usize)
-                        .is_some_and(|&a| self.mentions_name(a));
+                        .is_some_and(|&a| !of_name || self.mentions_name(a));
                     if passes_name {
                         out.push(variant.clone());
                     }

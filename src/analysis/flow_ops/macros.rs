@@ -112,13 +112,15 @@ impl Flow<'_, '_> {
     }
 
     /// Records the values of the locals a stdout write formats (a response being sent).
+    /// The values a print or write of a format string sends: its arguments', whatever
+    /// expressions compute them (the values [`Flow::format`] kept).
     pub(super) fn sent(&mut self, id: ExprId, format: Option<&Format>) {
-        let Some(f) = format else { return };
+        if format.is_none() {
+            return;
+        }
         let mut val = Val::default();
-        for &a in &f.args {
-            if let ExprKind::Local(l) = self.body.expr(self.body.peel(a)).kind {
-                val.join(&self.locals[l as usize]);
-            }
+        for (_, v) in &std::mem::take(&mut self.format_args) {
+            val.join(v);
         }
         if !val.is_empty() {
             self.facts.sent.push(Return {
@@ -187,6 +189,7 @@ impl Flow<'_, '_> {
                 }
             }
         }
+        self.format_args = vals;
         out
     }
 }

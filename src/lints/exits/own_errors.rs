@@ -52,7 +52,7 @@ pub fn own_error_sites(cx: &Cx<'_>) -> Vec<OwnErrorSite> {
                     continue;
                 }
                 let at = carried.unwrap_or(at);
-                if facts.fallback_exprs.contains(&at) {
+                if facts.fallback_exprs.contains(&at) || outside_own_arms(cx, f, at) {
                     continue;
                 }
                 let span = cx.site_span(Site { func: f, expr: at });
@@ -343,7 +343,13 @@ fn runs_tool(cx: &Cx<'_>, f: FnId, call: ExprId) -> Option<Option<FnId>> {
         .filter(|c| !c.may)
         .flat_map(|c| c.targets.iter().copied())
         .find(|&t| matches!(cx.handlers.role(t), Role::Tool | Role::Dispatcher));
-    match (tool, held) {
+    // In a `tools/call` arm that runs the one tool itself, every call is the tool's code.
+    let within = body.expr(call).span;
+    let in_own_arm = cx.handlers.arms.iter().any(|&(g, arm)| {
+        let arm = body.expr(arm).span;
+        g == f && arm.start <= within.start && within.end <= arm.end
+    });
+    match (tool, held || in_own_arm) {
         (Some(t), _) => Some(Some(t)),
         (None, true) => Some(None),
         (None, false) => None,
@@ -410,6 +416,21 @@ fn selecting_arm(cx: &Cx<'_>, f: FnId, e: ExprId) -> Option<ExprId> {
         }
     }
     best.map(|(_, arm)| arm)
+}
+
+/// Whether `at` lies outside every `tools/call` arm of `f` when those arms are what makes
+/// `f` dispatch (a request handler whose `tools/call` arm runs the tool): its answers to
+/// other methods answer no tool.
+fn outside_own_arms(cx: &Cx<'_>, f: FnId, at: ExprId) -> bool {
+    if cx.handlers.role(f) == Role::Dispatcher {
+        return false;
+    }
+    let body = &cx.a.program.def(f).body;
+    let within = body.expr(at).span;
+    !cx.handlers.arms.iter().any(|&(g, arm)| {
+        let arm = body.expr(arm).span;
+        g == f && arm.start <= within.start && within.end <= arm.end
+    })
 }
 
 /// The finding for an [`OwnErrorSite`].

@@ -58,6 +58,7 @@ impl Flow<'_, '_> {
         // `if tool.name == name { .. }` in a search: the `then` runs the tool found.
         let selects = name_test || self.compares_with_name(cond);
         let flag = self.param_flag(cond);
+        self.note_name_parse_chain(cond, els);
         let mut v = self.in_branch(group, then_diverges, gates, |f| {
             f.tool_arm += u32::from(selects);
             f.param_conds.extend(flag);

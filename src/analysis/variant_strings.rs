@@ -93,7 +93,7 @@ fn collect<'a>(
 
 /// The path of the unit variant an arm's value is, bare or in `Ok(..)`/`Some(..)`:
 /// `Method::ToolsCall`.
-pub(super) fn variant_made(body: &Body, e: ExprId) -> Option<&[Name]> {
+pub(crate) fn variant_made(body: &Body, e: ExprId) -> Option<&[Name]> {
     let value = body.value_of(e);
     match &body.expr(value).kind {
         ExprKind::Path(p) if p.len() >= 2 => Some(p),

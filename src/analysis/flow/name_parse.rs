@@ -45,6 +45,110 @@ impl Flow<'_, '_> {
         }
     }
 
+    /// Records, for the fn's summary, the last `else` of an `if s == "a" { A } else if ..
+    /// else { Other }` chain on parameter `k` when it gives a variant: the parse's catch-all,
+    /// as `_ => Other` of a `match`.
+    pub(crate) fn note_name_parse_chain(&mut self, cond: ExprId, els: Option<ExprId>) {
+        let Some(e) = els else { return };
+        let body = self.body;
+        if matches!(body.expr(body.value_of(e)).kind, ExprKind::If { .. }) {
+            return;
+        }
+        let Some((subject, _)) = crate::analysis::strings::equality(self.env.types, body, cond)
+        else {
+            return;
+        };
+        let Some(k) = self.single_param(subject) else {
+            return;
+        };
+        let variant = match crate::analysis::variant_strings::variant_made(body, e) {
+            Some([.., v]) => v,
+            _ => return,
+        };
+        if !self
+            .name_parses
+            .iter()
+            .any(|(j, v)| *j == k && v == variant)
+        {
+            self.name_parses.push((k, variant.clone()));
+        }
+    }
+
+    /// The parameter a local (or a parameter itself) holds, and nothing else.
+    fn single_param(&self, e: ExprId) -> Option<u16> {
+        let ExprKind::Local(l) = self.body.expr(self.body.peel(e)).kind else {
+            return None;
+        };
+        let mut params = self.locals[l as usize]
+            .iter()
+            .filter(|o| o.part == Part::Plain)
+            .filter_map(|o| match o.fact {
+                Fact::Param(k) => Some(k),
+                _ => None,
+            });
+        match (params.next(), params.next()) {
+            (Some(k), None) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// The catch-all variant of a parse written in place (`match { match name { "a" => A,
+    /// _ => Other } } { .. }`, or its `if` chain): the variant of the `_` arm or last `else`.
+    fn inline_parse_fallbacks(&self, scrutinee: ExprId, of_name: bool) -> Option<Vec<Name>> {
+        let body = self.body;
+        let types = self.env.types;
+        let mut at = body.value_of(body.peel(scrutinee));
+        // Each step goes one `else` further; the bound is for hostile nesting.
+        for _ in 0..64 {
+            match &body.expr(at).kind {
+                ExprKind::Match { scrutinee: s, arms } => {
+                    let strings = arms.iter().any(|a| {
+                        crate::analysis::strings::pattern_str(types, body, a.pat).is_some()
+                    });
+                    // The catch-all of a parse of a parse is the inner parse's catch-all variant
+                    // (and the inner parse, of the name, makes this one of the name).
+                    let inner = self.parsed_fallbacks(*s, of_name);
+                    if !strings || (of_name && inner.is_none() && !self.mentions_name(*s)) {
+                        return None;
+                    }
+                    let inner = inner.unwrap_or_default();
+                    let catches_all = |p: PatId| {
+                        super::super::text::is_fallback(body, p)
+                            || matches!(&body.pat(p).kind, PatKind::Path(path)
+                                if path.last().is_some_and(|l| inner.contains(l)))
+                    };
+                    let out: Vec<Name> = arms
+                        .iter()
+                        .filter(|a| a.guard.is_none() && catches_all(a.pat))
+                        .filter_map(|a| {
+                            crate::analysis::variant_strings::variant_made(body, a.body)
+                        })
+                        .filter_map(|p| p.last().cloned())
+                        .collect();
+                    return (!out.is_empty()).then_some(out);
+                }
+                ExprKind::If {
+                    cond, els: Some(e), ..
+                } => {
+                    let (subject, _) = crate::analysis::strings::equality(types, body, *cond)?;
+                    if of_name && !self.mentions_name(subject) {
+                        return None;
+                    }
+                    let next = body.value_of(*e);
+                    if !matches!(body.expr(next).kind, ExprKind::If { .. }) {
+                        let p = crate::analysis::variant_strings::variant_made(body, *e)?;
+                        return Some(vec![p.last()?.clone()]);
+                    }
+                    at = next;
+                }
+                // `let parsed = match .. { .. }; parsed`
+                ExprKind::Local(l) => at = body.value_of(body.local(*l).init?),
+                _ => return None,
+            }
+        }
+        None
+    }
+
     /// Whether `e` is, or is made from, the tool's name: read from the request, or from a
     /// parameter a caller passes it.
     pub(crate) fn mentions_name(&self, e: ExprId) -> bool {
@@ -71,7 +175,7 @@ impl Flow<'_, '_> {
         let args: Vec<ExprId> = match &self.body.expr(call).kind {
             // A method's parameters are numbered after its receiver.
             ExprKind::Call { args, .. } | ExprKind::MethodCall { args, .. } => args.to_vec(),
-            _ => return None,
+            _ => return self.inline_parse_fallbacks(scrutinee, of_name),
         };
         let mut out = Vec::new();
         for site in self.resolved.targets(call).filter(|c| !c.may) {

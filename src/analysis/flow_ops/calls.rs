@@ -444,6 +444,34 @@ impl Flow<'_, '_> {
         }
     }
 
+    /// A fn that returns, unchanged, the parse of one of its own parameters (`fn action(s:
+    /// &str) -> Action { parse_action(s) }`) parses that parameter the same way.
+    fn forwarded_parses(&mut self, id: ExprId, summary: &Summary, args: &[Val]) {
+        if summary.name_parses.is_empty()
+            || self.owner.is_some()
+            || self.facts.returned_calls.binary_search(&id).is_err()
+        {
+            return;
+        }
+        for (k, variant) in &summary.name_parses {
+            let Some(arg) = args.get(usize::from(*k)) else {
+                continue;
+            };
+            let mut params = arg.iter().filter_map(|o| match o.fact {
+                Fact::Param(j) if o.part == Part::Plain => Some(j),
+                _ => None,
+            });
+            if let (Some(j), None) = (params.next(), params.next())
+                && !self
+                    .name_parses
+                    .iter()
+                    .any(|(m, v)| *m == j && v == variant)
+            {
+                self.name_parses.push((j, variant.clone()));
+            }
+        }
+    }
+
     /// The values of a call to crate fns, from their summaries; the sinks the arguments reach.
     pub fn apply_summaries(&mut self, id: ExprId, targets: &[FnId], args: &[Val]) -> Val {
         self.apply_summaries_to(id, targets, None, args)
@@ -469,6 +497,7 @@ impl Flow<'_, '_> {
             let Some(summary) = self.env.summaries.get(t as usize) else {
                 continue;
             };
+            self.forwarded_parses(id, summary, args);
             // A mapper given a known variant answers with that variant's arm (the `Err(..)`
             // around the variant is that same error).
             let given = receiver.map(|r| self.without_variant_wrappers(r));

@@ -107,7 +107,7 @@ pub fn found_indices(body: &Body) -> HashMap<LocalId, Found> {
 
 /// `Some(i)` matched against a search, `Ok(n)` against a read.
 fn bind_some(body: &Body, pat: PatId, value: ExprId, out: &mut HashMap<LocalId, Found>) {
-    let PatKind::TupleStruct { path, elems } = &body.pat(pat).kind else {
+    let PatKind::TupleStruct { path, elems } = &body.pat(body.untyped(pat)).kind else {
         return;
     };
     if path.last().is_none_or(|l| l != "Some" && l != "Ok") {
@@ -124,7 +124,7 @@ fn bind_some(body: &Body, pat: PatId, value: ExprId, out: &mut HashMap<LocalId, 
 /// error mapped or not (`.map_err(..)?`, `.context(..)?`), or a search's `None` made an error
 /// (`.ok_or(..)?`: the value is the `Some`'s).
 fn bind_plain(body: &Body, pat: PatId, value: ExprId, out: &mut HashMap<LocalId, Found>) {
-    let PatKind::Bind { local, sub: None } = body.pat(pat).kind else {
+    let PatKind::Bind { local, sub: None } = body.pat(body.untyped(pat)).kind else {
         return;
     };
     let mut inner = match &body.expr(value).kind {

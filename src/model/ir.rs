@@ -420,6 +420,14 @@ impl Body {
         }
     }
 
+    /// A pattern without its type annotation: `x` of `let x: T = ..`.
+    pub fn untyped(&self, mut pat: PatId) -> PatId {
+        while let PatKind::Typed { pat: p, .. } = &self.pat(pat).kind {
+            pat = *p;
+        }
+        pat
+    }
+
     /// Peels `&`, `*`, parentheses-free wrappers and `.await`.
     pub fn peel(&self, mut id: ExprId) -> ExprId {
         loop {

@@ -26,8 +26,10 @@ impl Flow<'_, '_> {
                             f.err_context.truncate(depth);
                         });
                     }
+                    // `let parsed: Tool = ..` binds as `let parsed = ..` does.
+                    let bound = self.body.untyped(*pat);
                     if let (Some(i), PatKind::Bind { local, sub: None }) =
-                        (init, &self.body.pat(*pat).kind)
+                        (init, &self.body.pat(bound).kind)
                         && let Some(variants) = self.parsed_name_fallbacks(*i)
                     {
                         self.parsed_name_locals.push((*local, variants));

@@ -167,7 +167,10 @@ impl Flow<'_, '_> {
     /// a string (`of_name`: the tool's name): an arm for one of them is the catch-all of the
     /// strings, as `_ =>` of a `match` on the string is.
     pub(crate) fn parsed_fallbacks(&self, scrutinee: ExprId, of_name: bool) -> Option<Vec<Name>> {
-        let call = self.body.peel(scrutinee);
+        // `{ let parsed = parse(name); parsed }` is what its tail is.
+        let call = self
+            .body
+            .peel(self.body.value_of(self.body.peel(scrutinee)));
         if let ExprKind::Local(l) = &self.body.expr(call).kind {
             let held = self.parsed_name_locals.iter().find(|(m, _)| m == l);
             return held.map(|(_, variants)| variants.clone());

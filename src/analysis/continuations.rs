@@ -24,10 +24,13 @@ pub(super) fn continuations(a: &Analysis<'_>, roles: &[Role]) -> Vec<Option<FnId
         .collect();
     // Each fn is pushed at most once (when `out` is first set for it): linear in the calls.
     while let Some((f, dispatcher)) = work.pop() {
+        // A fn the whole body hands the request to runs as the dispatcher itself, however
+        // it selects the tool (a registry, a router).
+        let whole = forwarded_whole(a, f);
         for t in calls_before_selection(a, f) {
             // A fn the SDK would take for a tool by its signature alone (rust-mcp-sdk's
             // `Result<CallToolResult, CallToolError>`) is no tool when it selects one.
-            if leads[t as usize]
+            if (leads[t as usize] || whole == Some(t))
                 && t != dispatcher
                 && matches!(roles[t as usize], Role::None | Role::Tool)
                 && out[t as usize].is_none()
@@ -158,5 +161,73 @@ pub(super) fn demote_tool_bodies(
         {
             roles[f as usize] = Role::None;
         }
+    }
+}
+
+/// Per fn, whether a dispatcher's whole body hands the request to it (through a few such
+/// wrappers): it runs as that dispatcher.
+pub(super) fn dispatcher_bodies(a: &Analysis<'_>, roles: &[Role]) -> Vec<bool> {
+    let mut out = vec![false; roles.len()];
+    for f in a.program.fn_ids() {
+        if roles[f as usize] != Role::Dispatcher {
+            continue;
+        }
+        let mut at = f;
+        for _ in 0..4 {
+            match forwarded_whole(a, at) {
+                Some(t) if !out[t as usize] && roles[t as usize] != Role::Dispatcher => {
+                    out[t as usize] = true;
+                    at = t;
+                }
+                _ => break,
+            }
+        }
+    }
+    out
+}
+
+/// The one crate fn fn `f` calls with its own parameters (and `self`) for its result,
+/// awaited or not: `f`'s only value and only way to fail (statements beside it, a log line,
+/// change neither).
+fn forwarded_whole(a: &Analysis<'_>, f: FnId) -> Option<FnId> {
+    let program = &a.program;
+    let body = &program.def(f).body;
+    let root = body.root?;
+    let value = body.value_of(root);
+    let call = body.peel(value);
+    let facts = &a.facts[f as usize];
+    let within = body.expr(value).span;
+    let only_exit = facts.exits.iter().all(|x| {
+        let at = body.expr(x.at).span;
+        within.start <= at.start && at.end <= within.end
+    });
+    if facts.returned_calls != [call] || !only_exit {
+        return None;
+    }
+    let (receiver, args) = match &body.expr(call).kind {
+        ExprKind::Call { args, .. } => (None, args),
+        ExprKind::MethodCall { receiver, args, .. } => (Some(*receiver), args),
+        _ => return None,
+    };
+    let own_value = |e: ExprId| {
+        matches!(
+            body.expr(body.peel(e)).kind,
+            ExprKind::Local(_) | ExprKind::SelfValue
+        )
+    };
+    if !receiver
+        .into_iter()
+        .chain(args.iter().copied())
+        .all(own_value)
+    {
+        return None;
+    }
+    let mut targets = a.resolved[f as usize]
+        .targets(call)
+        .filter(|c| !c.may)
+        .flat_map(|c| c.targets.iter().copied());
+    match (targets.next(), targets.next()) {
+        (Some(t), None) if t != f && program.is_own(t) => Some(t),
+        _ => None,
     }
 }

@@ -24,7 +24,7 @@ use crate::sdk::Sdk;
 
 mod bindings;
 mod boundaries;
-mod exits;
+pub(crate) mod exits;
 mod forwards;
 mod name_parse;
 mod search_loops;

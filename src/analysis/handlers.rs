@@ -102,10 +102,16 @@ impl Handlers {
                 roles[f] = Role::None;
             }
         }
+        // The fns a dispatcher's whole body hands the request to are that dispatcher: when
+        // they select no tool by name themselves (a registry lookup), what they call is.
+        let mut bodies = super::continuations::dispatcher_bodies(a, &roles);
+        for (f, b) in bodies.iter_mut().enumerate() {
+            *b &= a.facts[f].tool_arm_exprs.is_empty();
+        }
         for round in 0..rounds {
             for f in program.fn_ids() {
                 let role = roles[f as usize];
-                let from_dispatcher = role == Role::Dispatcher;
+                let from_dispatcher = role == Role::Dispatcher || bodies[f as usize];
                 // A fn that carries a dispatcher's selection on runs as tools the fns whose
                 // result is the value of one of its arms.
                 if round == 0 && continues[f as usize].is_some() {
@@ -117,7 +123,9 @@ impl Handlers {
                             roles[t as usize] = Role::Tool;
                         }
                     }
-                    continue;
+                    if !bodies[f as usize] {
+                        continue;
+                    }
                 }
                 let from_tool = round > 0 && role == Role::Tool;
                 if !(from_dispatcher || from_tool) || !program.is_own(f) {

@@ -121,7 +121,7 @@ impl Flow<'_, '_> {
 /// An error made in the catch-all of a selection by the tool's name is the answer to a name
 /// no tool has, whatever its message says: its failures are marked so, and so is the text a
 /// caller makes of them (`e.to_string()`).
-pub(super) fn as_unknown_tool(err: &Val, at: Site) -> Val {
+pub(crate) fn as_unknown_tool(err: &Val, at: Site) -> Val {
     let mut out = Val::default();
     let mut marked = false;
     for o in err.iter() {

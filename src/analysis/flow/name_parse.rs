@@ -149,6 +149,20 @@ impl Flow<'_, '_> {
         None
     }
 
+    /// Whether `e` looks a value up by the requested tool's name (`tools.get(name)`,
+    /// `registry.get_mut(&request.name)`): not a read of the name itself (`get("name")`).
+    pub(crate) fn looks_up_by_name(&self, e: ExprId) -> bool {
+        let body = self.body;
+        match &body.expr(body.peel(e)).kind {
+            ExprKind::MethodCall { method, args, .. }
+                if matches!(method.as_str(), "get" | "get_mut") && args.len() == 1 =>
+            {
+                body.str_lit(args[0]).is_none() && self.mentions_name(args[0])
+            }
+            _ => false,
+        }
+    }
+
     /// Whether `e` is, or is made from, the tool's name: read from the request, or from a
     /// parameter a caller passes it.
     pub(crate) fn mentions_name(&self, e: ExprId) -> bool {

@@ -183,6 +183,11 @@ impl Flow<'_, '_> {
                     let msg = arg0.and_then(|a| text::message_text(body, closure_value(body, a)));
                     e.push(self.foreign(arg0.unwrap_or(id), msg.as_deref()));
                 }
+                // `tools.get(name).ok_or(..)`: the `None` of a lookup by the requested
+                // name is a name no tool has.
+                if self.looks_up_by_name(receiver) {
+                    e = crate::analysis::flow::exits::as_unknown_tool(&e, self.site(id));
+                }
                 rv.success()
                     .tagged(Part::Ok)
                     .joined(&e.success().tagged(Part::Err))

@@ -133,7 +133,10 @@ impl<'a> Cx<'a> {
 
     /// Whether a handler runs tools: a tool, a dispatcher, or a handler closure.
     pub fn runs_tools(&self, handler: NodeId) -> bool {
+        // A request handler whose `tools/call` arm runs the tool itself runs tools too.
+        let node = self.a.program.node(handler);
         self.node_role(handler).handles_tools()
+            || (node.closure.is_none() && self.handlers.arms.iter().any(|(g, _)| *g == node.func))
     }
 
     /// The name of body `n` for messages: the fn's name (the type for trait tools), or the

@@ -306,6 +306,13 @@ impl Flow<'_, '_> {
                     if on_name {
                         f.name_fallback -= 1;
                         f.fallback_value(arm.body, &v);
+                        // Text the catch-all gives (`other => format!("no tool {other}")`) is
+                        // the unknown name's answer wherever it goes: into a result later.
+                        if !diverges && is_plain_text(&v) {
+                            let mut marked = v.clone();
+                            marked.push(f.origin(Fact::ErrText { unknown_tool: true }, arm.body));
+                            return marked;
+                        }
                     }
                 } else if on_name {
                     f.tool_arm -= 1;
@@ -659,6 +666,24 @@ fn failing_params(v: &Val) -> Vec<u16> {
 }
 
 /// `Err(..)`: the pattern of a `Result`'s failure.
+/// Whether a value is text and nothing of a result or an error: no tool result, JSON-RPC
+/// error object, `Ok`/`Err` side.
+fn is_plain_text(v: &Val) -> bool {
+    !v.is_empty()
+        && v.iter().all(|o| {
+            o.part == Part::Plain
+                && !matches!(
+                    o.fact,
+                    Fact::Success
+                        | Fact::ToolError
+                        | Fact::RpcErrorObject { .. }
+                        | Fact::Protocol(_)
+                        | Fact::ErrJson
+                        | Fact::Variant(_)
+                )
+        })
+}
+
 fn is_err_pattern(body: &Body, pat: PatId) -> bool {
     is_variant_pattern(body, pat, "Err")
 }

@@ -38,9 +38,11 @@ impl Flow<'_, '_> {
         // Each place that put a failure in: two branches that each answer with failure text
         // are two sites to change. Most telling first (text built from a named error, then
         // error values), one per place.
+        // The answer to a name no tool has is `unknown_tool_as_result`'s (`fallback_result`).
         let mut failures: Vec<&Origin> = v
             .iter()
             .filter(|o| o.part != Part::Err && o.fact.is_failure())
+            .filter(|o| o.fact != Fact::ErrText { unknown_tool: true })
             .collect();
         failures.sort_by_key(|o| failure_rank(o));
         let mut seen: Vec<(FnId, Sp)> = Vec::new();

@@ -87,6 +87,9 @@ impl Flow<'_, '_> {
                 f.fallback -= u32::from(last_else);
                 if lookup || last_else {
                     f.fallback_value(e, &v);
+                    if !d {
+                        return f.answering_unknown_name(v, e);
+                    }
                 }
                 v
             });
@@ -306,12 +309,8 @@ impl Flow<'_, '_> {
                     if on_name {
                         f.name_fallback -= 1;
                         f.fallback_value(arm.body, &v);
-                        // Text the catch-all gives (`other => format!("no tool {other}")`) is
-                        // the unknown name's answer wherever it goes: into a result later.
-                        if !diverges && is_plain_text(&v) {
-                            let mut marked = v.clone();
-                            marked.push(f.origin(Fact::ErrText { unknown_tool: true }, arm.body));
-                            return marked;
+                        if !diverges {
+                            return f.answering_unknown_name(v, arm.body);
                         }
                     }
                 } else if on_name {
@@ -666,6 +665,18 @@ fn failing_params(v: &Val) -> Vec<u16> {
 }
 
 /// `Err(..)`: the pattern of a `Result`'s failure.
+impl Flow<'_, '_> {
+    /// The value of a branch that answers a name no tool has: text it gives
+    /// (`other => format!("no tool {other}")`) is that answer wherever it goes, a result
+    /// built from it later included, and is marked so.
+    fn answering_unknown_name(&self, mut v: Val, branch: ExprId) -> Val {
+        if is_plain_text(&v) {
+            v.push(self.origin(Fact::ErrText { unknown_tool: true }, branch));
+        }
+        v
+    }
+}
+
 /// Whether a value is text and nothing of a result or an error: no tool result, JSON-RPC
 /// error object, `Ok`/`Err` side.
 fn is_plain_text(v: &Val) -> bool {

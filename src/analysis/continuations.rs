@@ -189,7 +189,7 @@ pub(super) fn dispatcher_bodies(a: &Analysis<'_>, roles: &[Role]) -> Vec<bool> {
 /// The one crate fn fn `f` calls with its own parameters (and `self`) for its result,
 /// awaited or not: `f`'s only value and only way to fail (statements beside it, a log line,
 /// change neither).
-fn forwarded_whole(a: &Analysis<'_>, f: FnId) -> Option<FnId> {
+pub fn forwarded_whole(a: &Analysis<'_>, f: FnId) -> Option<FnId> {
     let program = &a.program;
     let body = &program.def(f).body;
     let root = body.root?;

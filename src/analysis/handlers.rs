@@ -219,6 +219,17 @@ impl Handlers {
         }
     }
 
+    /// Whether expression `e` of fn `f` lies in one of `f`'s `tools/call` arms that run the
+    /// tool themselves (see [`Dispatch::arms`]).
+    pub fn in_own_arm(&self, program: &Program<'_>, f: FnId, e: crate::model::ir::ExprId) -> bool {
+        let body = &program.def(f).body;
+        let within = body.expr(e).span;
+        self.arms.iter().any(|&(g, arm)| {
+            let arm = body.expr(arm).span;
+            g == f && arm.start <= within.start && within.end <= arm.end
+        })
+    }
+
     pub fn is_handler_node(&self, program: &Program<'_>, n: NodeId) -> bool {
         self.node_role(program, n).is_handler()
     }

@@ -4,7 +4,7 @@
 //! trait; knows no lint.
 
 pub mod calls;
-mod continuations;
+pub mod continuations;
 pub mod dispatch;
 pub mod dump;
 pub mod facts;

@@ -61,43 +61,12 @@ pub fn build(cx: &Cx<'_>) -> Vec<Tool> {
     tools
 }
 
-/// Whether fn `f`'s whole body hands its own parameters to another handler of the same role
-/// and returns its result (`fn call(&self, r: R) -> A { self.run(r).await }`): that handler
-/// under another name, listed once, as the fn that does the work.
+/// Whether fn `f` hands its own parameters to another handler of the same role for its only
+/// value and failure (`fn call(&self, r: R) -> A { self.run(r).await }`): that handler under
+/// another name, listed once, as the fn that does the work.
 fn wraps_handler(cx: &Cx<'_>, f: crate::analysis::program::FnId) -> bool {
-    let program = &cx.a.program;
-    let body = &program.def(f).body;
-    let Some(root) = body.root else { return false };
-    if matches!(&body.expr(root).kind, ExprKind::Block { stmts, .. } if !stmts.is_empty()) {
-        return false;
-    }
-    let call = body.peel(body.value_of(root));
-    let (receiver, args) = match &body.expr(call).kind {
-        ExprKind::Call { args, .. } => (None, args),
-        ExprKind::MethodCall { receiver, args, .. } => (Some(*receiver), args),
-        _ => return false,
-    };
-    let own_value = |e: ExprId| {
-        matches!(
-            body.expr(body.peel(e)).kind,
-            ExprKind::Local(_) | ExprKind::SelfValue
-        )
-    };
-    if !receiver
-        .into_iter()
-        .chain(args.iter().copied())
-        .all(own_value)
-    {
-        return false;
-    }
-    let role = cx.handlers.role(f);
-    let resolved = &cx.a.resolved[f as usize];
-    let mut targets = resolved
-        .targets(call)
-        .filter(|c| !c.may)
-        .flat_map(|c| c.targets.iter().copied());
-    matches!((targets.next(), targets.next()), (Some(t), None)
-        if t != f && cx.handlers.role(t) == role)
+    crate::analysis::continuations::forwarded_whole(cx.a, f)
+        .is_some_and(|t| cx.handlers.role(t) == cx.handlers.role(f))
 }
 
 fn tool(cx: &Cx<'_>, h: NodeId, roots: &HashSet<NodeId>) -> Tool {

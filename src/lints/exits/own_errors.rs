@@ -344,11 +344,7 @@ fn runs_tool(cx: &Cx<'_>, f: FnId, call: ExprId) -> Option<Option<FnId>> {
         .flat_map(|c| c.targets.iter().copied())
         .find(|&t| matches!(cx.handlers.role(t), Role::Tool | Role::Dispatcher));
     // In a `tools/call` arm that runs the one tool itself, every call is the tool's code.
-    let within = body.expr(call).span;
-    let in_own_arm = cx.handlers.arms.iter().any(|&(g, arm)| {
-        let arm = body.expr(arm).span;
-        g == f && arm.start <= within.start && within.end <= arm.end
-    });
+    let in_own_arm = cx.handlers.in_own_arm(&cx.a.program, f, call);
     match (tool, held || in_own_arm) {
         (Some(t), _) => Some(Some(t)),
         (None, true) => Some(None),
@@ -422,15 +418,7 @@ fn selecting_arm(cx: &Cx<'_>, f: FnId, e: ExprId) -> Option<ExprId> {
 /// `f` dispatch (a request handler whose `tools/call` arm runs the tool): its answers to
 /// other methods answer no tool.
 fn outside_own_arms(cx: &Cx<'_>, f: FnId, at: ExprId) -> bool {
-    if cx.handlers.role(f) == Role::Dispatcher {
-        return false;
-    }
-    let body = &cx.a.program.def(f).body;
-    let within = body.expr(at).span;
-    !cx.handlers.arms.iter().any(|&(g, arm)| {
-        let arm = body.expr(arm).span;
-        g == f && arm.start <= within.start && within.end <= arm.end
-    })
+    cx.handlers.role(f) != Role::Dispatcher && !cx.handlers.in_own_arm(&cx.a.program, f, at)
 }
 
 /// The finding for an [`OwnErrorSite`].

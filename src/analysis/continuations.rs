@@ -186,6 +186,45 @@ pub(super) fn dispatcher_bodies(a: &Analysis<'_>, roles: &[Role]) -> Vec<bool> {
     out
 }
 
+/// Per handler fn, the fn that is its body: the one its whole body hands its parameters to
+/// (through a few such wrappers), when no other code calls that fn. Its exits are the
+/// handler's: moving a handler's body into a helper does not move where its failures are.
+pub(super) fn handler_bodies(a: &Analysis<'_>, roles: &[Role]) -> Vec<Option<FnId>> {
+    let program = &a.program;
+    let whole: Vec<Option<FnId>> = program
+        .fn_ids()
+        .map(|f| program.is_own(f).then(|| forwarded_whole(a, f)).flatten())
+        .collect();
+    // Per fn, whether some crate code calls it other than as a whole body.
+    let mut shared = vec![false; roles.len()];
+    for f in program.fn_ids().filter(|&f| program.is_own(f)) {
+        for c in &a.resolved[f as usize].calls {
+            for &t in &c.targets {
+                shared[t as usize] |= whole[f as usize] != Some(t) || c.may;
+            }
+        }
+    }
+    let mut out = vec![None; roles.len()];
+    for f in program.fn_ids() {
+        if !roles[f as usize].is_handler() {
+            continue;
+        }
+        let mut body = None;
+        let mut at = f;
+        for _ in 0..4 {
+            match whole[at as usize] {
+                Some(t) if roles[t as usize] == Role::None && !shared[t as usize] && t != f => {
+                    body = Some(t);
+                    at = t;
+                }
+                _ => break,
+            }
+        }
+        out[f as usize] = body;
+    }
+    out
+}
+
 /// The one crate fn fn `f` calls with its own parameters (and `self`) for its result,
 /// awaited or not: `f`'s only value and only way to fail (statements beside it, a log line,
 /// change neither).
@@ -209,10 +248,12 @@ pub fn forwarded_whole(a: &Analysis<'_>, f: FnId) -> Option<FnId> {
         ExprKind::MethodCall { receiver, args, .. } => (Some(*receiver), args),
         _ => return None,
     };
+    // Its parameters, `self`, or values made of nothing (a unit struct, a constant, a
+    // literal): the callee gets the request and nothing computed from it.
     let own_value = |e: ExprId| {
         matches!(
             body.expr(body.peel(e)).kind,
-            ExprKind::Local(_) | ExprKind::SelfValue
+            ExprKind::Local(_) | ExprKind::SelfValue | ExprKind::Path(_) | ExprKind::Lit(_)
         )
     };
     if !receiver

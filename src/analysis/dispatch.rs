@@ -15,7 +15,8 @@ use crate::model::ir::*;
 
 mod held_tools;
 
-/// Hops from a `tools/call` arm to the fn that selects the tool.
+/// Hops from a `tools/call` arm to the fn that selects the tool (a fn whose whole body is
+/// another's call is no hop).
 const SELECTOR_HOPS: usize = 4;
 
 #[derive(Debug, Default)]
@@ -521,28 +522,39 @@ fn path_to_selector(
     is_selector: &dyn Fn(FnId) -> bool,
 ) -> Option<Vec<FnId>> {
     let program = &a.program;
-    let mut parent: std::collections::HashMap<FnId, Option<FnId>> = Default::default();
+    // Per fn reached: the fewest hops to it and the fn it was reached from.
+    let mut best: std::collections::HashMap<FnId, (usize, Option<FnId>)> = Default::default();
     let mut queue = VecDeque::from([(start, 0usize)]);
-    parent.insert(start, None);
+    best.insert(start, (0, None));
     while let Some((f, depth)) = queue.pop_front() {
+        if best.get(&f).is_some_and(|&(d, _)| d < depth) {
+            continue;
+        }
         if is_selector(f) {
             let mut path = vec![f];
             let mut cur = f;
-            while let Some(Some(p)) = parent.get(&cur) {
-                path.push(*p);
-                cur = *p;
+            while let Some(&(_, Some(p))) = best.get(&cur) {
+                path.push(p);
+                cur = p;
             }
             return Some(path);
         }
         if depth >= SELECTOR_HOPS {
             continue;
         }
+        // A fn whose whole body is another's call is that fn: no hop (0-1 breadth-first).
+        let whole = super::continuations::forwarded_whole(a, f);
         let node: NodeId = program.fn_node(f);
         for e in &a.graph.out[node as usize] {
             let t = program.node(e.to).func;
-            if !e.may && program.is_own(t) && !parent.contains_key(&t) {
-                parent.insert(t, Some(f));
-                queue.push_back((t, depth + 1));
+            let hops = if whole == Some(t) { depth } else { depth + 1 };
+            if !e.may && program.is_own(t) && best.get(&t).is_none_or(|&(d, _)| hops < d) {
+                best.insert(t, (hops, Some(f)));
+                if hops == depth {
+                    queue.push_front((t, hops));
+                } else {
+                    queue.push_back((t, hops));
+                }
             }
         }
     }

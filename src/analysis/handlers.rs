@@ -16,6 +16,11 @@ pub struct Handlers {
     /// Per fn, the dispatcher whose selection of a tool it carries on (see
     /// `continuations`): not a tool, and its catch-all answers an unknown tool.
     pub continues: Vec<Option<FnId>>,
+    /// Per handler fn, the helper that is its whole body (see
+    /// `continuations::handler_bodies`).
+    pub body: Vec<Option<FnId>>,
+    /// The inverse of `body`: per helper, the handler it is the body of.
+    pub body_of: Vec<Option<FnId>>,
     /// Closures the SDK runs as tool handlers (`ToolBuilder::handler(|..| ..)`).
     pub closures: Vec<NodeId>,
     /// Closures registered in a hand-rolled registry whose dispatcher answers their `Err`
@@ -187,10 +192,19 @@ impl Handlers {
         let panic_reach = a.graph.reach(roots.iter().copied(), |_, e| {
             follows_for_panics(a, &roles, e)
         });
+        let body = super::continuations::handler_bodies(a, &roles);
+        let mut body_of = vec![None; body.len()];
+        for (f, t) in body.iter().enumerate() {
+            if let Some(t) = t {
+                body_of[*t as usize] = Some(f as FnId);
+            }
+        }
         Handlers {
             roles,
             channels,
             continues,
+            body,
+            body_of,
             closures,
             protocol_closures,
             closure_names,
@@ -205,6 +219,11 @@ impl Handlers {
 
     pub fn role(&self, f: FnId) -> Role {
         self.roles[f as usize]
+    }
+
+    /// The handler fn `f` is, itself or as the helper that is a handler's whole body.
+    pub fn handler_of(&self, f: FnId) -> FnId {
+        self.body_of[f as usize].unwrap_or(f)
     }
 
     /// The role of a handler node: its fn's, or a tool for a handler closure.

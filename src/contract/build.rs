@@ -260,7 +260,8 @@ fn shapes(cx: &Cx<'_>, h: NodeId) -> Vec<String> {
             if o.fact != Fact::Success || o.part == Part::Err {
                 continue;
             }
-            if o.site.func != node.func && cx.handlers.role(o.site.func).is_handler() {
+            let maker = cx.handlers.handler_of(o.site.func);
+            if maker != node.func && cx.handlers.role(maker).is_handler() {
                 continue;
             }
             let body = &program.def(o.site.func).body;

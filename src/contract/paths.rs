@@ -294,11 +294,11 @@ pub(super) fn own_error_objects(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Fai
 
 /// A request handler's `Err` (prompts, resources, ..): a JSON-RPC error, as the spec has it.
 pub(super) fn request_errors(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
-    let hf = cx.a.program.node(r.handler).func;
     if err_channel(cx, r.handler) != ErrChannel::JsonrpcError {
         return;
     }
-    for exit in exits::handler_exits(cx, r.handler) {
+    let (hf, exits) = exits::body_exits(cx, r.handler);
+    for exit in exits {
         let protocol = exit.err.iter().find_map(|o| match o.fact {
             Fact::Protocol(p) => Some(p),
             _ => None,

@@ -190,9 +190,8 @@ pub(super) fn error_exits(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>)
     if exits::channel(cx, r.handler) != ErrChannel::ToolError {
         return;
     }
-    let hf = cx.a.program.node(r.handler).func;
     let dispatcher = cx.node_role(r.handler) == Role::Dispatcher;
-    let exits = exits::handler_exits(cx, r.handler);
+    let (hf, exits) = exits::body_exits(cx, r.handler);
     for (f, exit) in crate::analysis::forwarding::origin_exits(cx.a, hf, exits) {
         let chain = if f == hf {
             chain_names(cx, &[r.handler])
@@ -210,7 +209,8 @@ pub(super) fn error_exits(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>)
             Path {
                 channel: Channel::IsError,
                 kind: if dispatcher
-                    && (f == hf || cx.handlers.continues[f as usize] == Some(hf))
+                    && (f == hf
+                        || cx.handlers.continues[f as usize] == Some(cx.handlers.handler_of(hf)))
                     && exit.in_fallback
                 {
                     "unknown_tool"

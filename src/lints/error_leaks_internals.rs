@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use super::cx::{Cx, Reach};
-use super::exits::{channel, handler_exits};
+use super::exits::{body_exits, channel};
 use super::{Lint, declare_lint};
 use crate::analysis::program::NodeId;
 use crate::analysis::value::{Fact, Internals, Origin};
@@ -58,9 +58,9 @@ impl Lint for ErrorLeaksInternals {
             if channel(cx, h) != Channel::ToolError {
                 continue;
             }
-            let hf = cx.a.program.node(h).func;
             let reach = cx.reach_of(h, vec![h]);
-            let exits: Vec<Origin> = handler_exits(cx, h)
+            let (hf, exits) = body_exits(cx, h);
+            let exits: Vec<Origin> = exits
                 .flat_map(|e| e.err.iter().copied().collect::<Vec<_>>())
                 .collect();
             for o in exits {

@@ -126,6 +126,16 @@ pub fn handler_exits<'a>(cx: &'a Cx<'_>, handler: NodeId) -> impl Iterator<Item 
     })
 }
 
+/// The exits of handler `h` and the fn they are in: its own ([`handler_exits`]), or, for a fn
+/// whose whole body is a helper's call, the helper's: it fails where the helper does.
+pub fn body_exits<'a>(cx: &'a Cx<'_>, h: NodeId) -> (FnId, impl Iterator<Item = &'a Exit> + 'a) {
+    let node = cx.a.program.node(h);
+    match cx.handlers.body[node.func as usize] {
+        Some(t) if node.closure.is_none() => (t, handler_exits(cx, cx.a.program.fn_node(t))),
+        _ => (node.func, handler_exits(cx, h)),
+    }
+}
+
 /// The handlers that run tools: the package's tools and dispatchers, and handler closures.
 pub fn tool_handlers(cx: &Cx<'_>) -> Vec<NodeId> {
     let program = &cx.a.program;
@@ -169,10 +179,10 @@ pub fn handler_protocol_sites(cx: &Cx<'_>, h: NodeId) -> Vec<ProtocolSite> {
         return Vec::new();
     }
     let role = cx.node_role(h);
-    let hf = cx.a.program.node(h).func;
+    let (hf, exits) = body_exits(cx, h);
     let own_responses = cx.sdk.is_some_and(|s| s.writes_own_responses());
     let mut out = Vec::new();
-    for exit in handler_exits(cx, h) {
+    for exit in exits {
         let exempt = if exit.lock_failure {
             Some(Exempt::LockFailure)
         } else if role == Role::Dispatcher && exit.in_fallback {
@@ -306,15 +316,17 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
         // Made in the catch-all arm of the name `match` of a fn the dispatcher hands its
         // request to: as in the dispatcher's own, the answer to an unknown tool.
         let continued_fallback = cx.node_role(h) == Role::Dispatcher
-            && cx.handlers.continues[func as usize] == Some(hf)
+            && cx.handlers.continues[func as usize] == Some(cx.handlers.handler_of(hf))
             && cx.a.facts[func as usize]
                 .fallback_exprs
                 .contains(&o.site.expr);
         let exempt = exempt.or(continued_fallback.then_some(Exempt::UnknownTool));
         // Made in another tool whose own `Err` is a protocol error: reported there.
+        let tool = cx.handlers.handler_of(func);
         let exempt = if func != hf
-            && cx.handlers.role(func).handles_tools()
-            && cx.handlers.channels[func as usize] == Channel::Protocol
+            && tool != hf
+            && cx.handlers.role(tool).handles_tools()
+            && cx.handlers.channels[tool as usize] == Channel::Protocol
         {
             exempt.or(Some(Exempt::OtherTool))
         } else {

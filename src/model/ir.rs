@@ -438,17 +438,39 @@ impl Body {
         }
     }
 
-    /// The value a block or closure body evaluates to: its tail, through nested blocks.
+    /// The value a block or closure body evaluates to: its tail, through nested blocks; a
+    /// tail that only names the local the last statement binds (`{ let r = e; r }`) is `e`.
     pub fn value_of(&self, mut id: ExprId) -> ExprId {
         loop {
             match &self.expr(id).kind {
                 ExprKind::Block {
+                    stmts,
                     tail: Some(t),
                     kind: BlockKind::Plain | BlockKind::Unsafe,
                     ..
-                } => id = *t,
+                } => id = self.bound_just_before(stmts.last(), *t).unwrap_or(*t),
                 _ => return id,
             }
+        }
+    }
+
+    /// `e` when `stmt` is `let x = e;` (no `else`) and `tail` is `x`.
+    fn bound_just_before(&self, stmt: Option<&Stmt>, tail: ExprId) -> Option<ExprId> {
+        let Some(Stmt::Let {
+            pat,
+            init: Some(init),
+            els: None,
+            ..
+        }) = stmt
+        else {
+            return None;
+        };
+        let ExprKind::Local(tail_local) = self.expr(tail).kind else {
+            return None;
+        };
+        match self.pat(self.untyped(*pat)).kind {
+            PatKind::Bind { local, sub: None } if local == tail_local => Some(*init),
+            _ => None,
         }
     }
 

@@ -62,6 +62,27 @@ fn shares_with_request_errors(cx: &Cx<'_>, hf: FnId) -> bool {
         .any(|e| !super::made_in_tool_arm(cx, hf, e) && forwarded_into_answer(cx, hf, e).is_none())
 }
 
+/// Whether every failure of a tool dispatcher `hf` runs is reported where it enters `hf`'s
+/// `Err` ([`forward_site`]): that `Err` carries request errors too, and each of `hf`'s own
+/// exits in a tool's arm hands on a crate fn's result (no tool code written in place fails
+/// there, whose failures are placed where the `Err` is answered).
+pub(super) fn places_tool_failures(cx: &Cx<'_>, hf: FnId) -> bool {
+    // A dispatcher whose whole body is a helper's call (or another dispatcher's) fails where
+    // that one does.
+    let mut body = cx.handlers.body[hf as usize].unwrap_or(hf);
+    for _ in 0..4 {
+        match crate::analysis::continuations::forwarded_whole(cx.a, body) {
+            Some(t) if cx.handlers.role(t) == Role::Dispatcher => body = t,
+            _ => break,
+        }
+    }
+    cx.handlers.role(hf) == Role::Dispatcher
+        && shares_with_request_errors(cx, body)
+        && own_exits(cx.a, body).all(|e| {
+            !super::made_in_tool_arm(cx, body, e) || forwarded_into_answer(cx, body, e).is_some()
+        })
+}
+
 /// Whether `exit` of dispatcher `hf` hands on the result of another dispatcher, one the
 /// request is handed to before a tool is selected.
 pub(super) fn forwards_dispatcher(cx: &Cx<'_>, hf: FnId, exit: &Exit) -> bool {

@@ -1,6 +1,7 @@
 //! The JSON-RPC error objects a hand-rolled dispatcher answers a tool's failures with (the
 //! server writes its own responses, so no SDK makes them).
 
+use super::forwards::places_tool_failures;
 use super::*;
 
 /// A JSON-RPC error object a hand-rolled dispatcher answers a tool's failure with.
@@ -365,7 +366,11 @@ fn shared_with_request_errors(cx: &Cx<'_>, f: FnId, at: ExprId) -> bool {
     let calls = facts
         .rpc_error_calls
         .iter()
-        .any(|&(call, c)| c == at && !in_tool_arm(call) && runs_tool(cx, f, call).is_none());
+        .filter(|&&(call, c)| c == at && !in_tool_arm(call))
+        .any(|&(call, _)| match runs_tool(cx, f, call) {
+            None => true,
+            Some(tool) => tool.is_some_and(|t| places_tool_failures(cx, t)),
+        });
     own || calls
 }
 
@@ -378,7 +383,8 @@ fn tool_calls_answered(cx: &Cx<'_>, f: FnId, at: ExprId) -> Vec<(ExprId, Option<
         .rpc_error_calls
         .iter()
         .filter(|&&(_, c)| c == at)
-        .filter_map(|&(call, _)| runs_tool(cx, f, call).map(|tool| (call, tool)));
+        .filter_map(|&(call, _)| runs_tool(cx, f, call).map(|tool| (call, tool)))
+        .filter(|&(_, tool)| !tool.is_some_and(|t| places_tool_failures(cx, t)));
     let inline = facts
         .rpc_error_others
         .iter()

@@ -150,6 +150,8 @@ impl<'s> BodyCx<'_, 's> {
 
     /// `(x, y)` of `value`: each plain binding is the element of `value` at its position.
     pub(super) fn note_elements(&mut self, pat: PatId, value: ExprId) {
+        // `let (x, y): (A, B) = ..` binds as `let (x, y) = ..` does.
+        let pat = self.body.untyped(pat);
         let PatKind::Tuple(elems) = &self.body.pat(pat).kind else {
             return;
         };
@@ -166,6 +168,7 @@ impl<'s> BodyCx<'_, 's> {
     /// `Some(x)` / `Ok(x)` of `value` in a `let .. else`, an `if let` or a `match` arm: `x` is
     /// the content of `value`.
     pub(super) fn note_unwrapped(&mut self, pat: PatId, value: ExprId) {
+        let pat = self.body.untyped(pat);
         if let PatKind::TupleStruct { path, elems } = &self.body.pat(pat).kind
             && elems.len() == 1
             && path.last().is_some_and(|l| l == "Some" || l == "Ok")

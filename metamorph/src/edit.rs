@@ -26,11 +26,21 @@ pub enum Chunk {
     Text(String),
     /// Copied from an input file; each byte stands for itself.
     Copy { file: String, range: Range<usize> },
+    /// Written by the rewrite in front of a copy it belongs to (`pub(super) ` before a moved
+    /// `fn`): it stands for that place of the input.
+    Placed { text: String, at: Origin },
 }
 
 impl Chunk {
     pub fn text(text: impl Into<String>) -> Chunk {
         Chunk::Text(text.into())
+    }
+
+    pub fn placed(text: impl Into<String>, file: &str, offset: usize) -> Chunk {
+        Chunk::Placed {
+            text: text.into(),
+            at: origin(file, offset),
+        }
     }
 
     pub fn copy(file: &str, range: Range<usize>) -> Chunk {
@@ -221,19 +231,22 @@ struct Output {
 }
 
 impl Output {
+    fn push_written(&mut self, text: &str, at: &Origin) {
+        if text.is_empty() {
+            return;
+        }
+        self.segments.push(Segment {
+            out_start: self.text.len(),
+            origin: at.clone(),
+            copied: false,
+        });
+        self.text.push_str(text);
+    }
+
     fn push(&mut self, tree: &Tree, chunk: &Chunk, anchor: &Origin) {
         match chunk {
-            Chunk::Text(text) => {
-                if text.is_empty() {
-                    return;
-                }
-                self.segments.push(Segment {
-                    out_start: self.text.len(),
-                    origin: anchor.clone(),
-                    copied: false,
-                });
-                self.text.push_str(text);
-            }
+            Chunk::Text(text) => self.push_written(text, anchor),
+            Chunk::Placed { text, at } => self.push_written(text, at),
             Chunk::Copy { file, range } => {
                 let Some(source) = tree.files.get(file).and_then(|t| t.get(range.clone())) else {
                     return;

@@ -96,7 +96,7 @@ fn move_fns(
         chunks.extend([
             Chunk::text("\n"),
             Chunk::copy(path, node.start..sig),
-            Chunk::text("pub(super) "),
+            Chunk::placed("pub(super) ", path, sig),
             Chunk::copy(path, sig..node.end),
             Chunk::text("\n"),
         ]);
@@ -349,6 +349,21 @@ fn exclaim(s: &str) -> String {
         assert_eq!(
             out.origin("src/mm_moved0.rs", at).map(|o| o.offset),
             main.find("1\n")
+        );
+    }
+
+    #[test]
+    fn the_visibility_written_before_a_moved_fn_stands_for_that_fn() {
+        // Where the linter says a moved fn is, the `pub(super)` the move wrote in front of
+        // it, is where the fn was: the second fn's, not the first's.
+        let main =
+            "fn first() {}\n\nfn second() {}\n\nfn main() {\n    first();\n    second();\n}\n";
+        let out = testing::rewrite(&MoveHelpers, main);
+        let moved = &out.tree.files["src/mm_moved0.rs"];
+        let at = moved.find("pub(super) fn second").expect("the second fn");
+        assert_eq!(
+            out.origin("src/mm_moved0.rs", at).map(|o| o.offset),
+            main.find("fn second")
         );
     }
 

@@ -10,6 +10,7 @@ pub mod dump;
 pub mod facts;
 pub mod flow;
 mod flow_control;
+mod flow_index;
 mod flow_ops;
 pub mod forwarding;
 mod found;

@@ -223,6 +223,13 @@ impl<'a> TypeTable<'a> {
         None
     }
 
+    /// Whether crate struct `ty` is an MCP tool result as it serialises: a `content` field
+    /// beside an `is_error` flag (`isError` on the wire), whatever the struct is called.
+    pub fn is_tool_result_struct(&self, ty: &str) -> bool {
+        self.field_ty(ty, "content").is_some()
+            && (self.field_ty(ty, "is_error").is_some() || self.field_ty(ty, "isError").is_some())
+    }
+
     /// The types of the tuple fields of variant `variant` of the crate's enum `ty`.
     /// Whether `path` (as written in fn `f`) names a tuple struct or tuple variant: one the
     /// crate destructures somewhere, a tuple struct of the crate, or a crate enum's variant

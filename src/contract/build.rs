@@ -251,6 +251,7 @@ fn shapes(cx: &Cx<'_>, h: NodeId) -> Vec<String> {
         match ok.last_segment() {
             _ if error_as_success::is_text(ok) => add("text".to_string()),
             Some("CallToolResult") => result_type = true,
+            Some(name) if cx.a.types.is_tool_result_struct(name) => result_type = true,
             Some(_) => add(ty_text(ok)),
             None => {}
         }

@@ -27,7 +27,10 @@ impl Flow<'_, '_> {
         }
         let field = |n: &str| vals.iter().find(|(f, _)| f == n).map(|(_, v)| v);
         let sdk = self.env.sdk;
-        if sdk.is_some_and(|s| s.result_type_names().contains(&name)) {
+        // A server that writes its own responses knows its result struct by its fields.
+        let own_result = sdk.is_some_and(|s| s.writes_own_responses())
+            && self.env.types.is_tool_result_struct(name);
+        if own_result || sdk.is_some_and(|s| s.result_type_names().contains(&name)) {
             let is_error = fields
                 .iter()
                 .any(|(n, e)| n == "is_error" && is_true_literal_expr(body, *e));

@@ -1,0 +1,207 @@
+//! The flow walk's indexing and slicing (`v[i]`, `s[a..b]`): whether the index may be out of
+//! bounds or off a char boundary, given the checks seen so far, and the length checks and
+//! stdio pairs recorded on the way.
+
+use super::facts::*;
+use super::flow::*;
+use super::value::*;
+use crate::model::ir::*;
+
+impl Flow<'_, '_> {
+    pub(super) fn index(&mut self, id: ExprId, base: ExprId, index: ExprId, bracket: Sp) -> Val {
+        let bv = self.eval(base);
+        let iv = self.eval(index);
+        let params: Vec<u16> = iv
+            .iter()
+            .filter_map(|o| match o.fact {
+                Fact::Param(k) => Some(k),
+                _ => None,
+            })
+            .collect();
+        let place = super::text::place_key(self.body, base);
+        let checked = place
+            .as_ref()
+            .is_some_and(|p| self.checks.length.contains(p))
+            || place
+                .as_ref()
+                .is_some_and(|p| self.past_checked_prefix(p, index))
+            || self.slices_at_found_indices(base, index, self.is_element_sequence(base))
+            || self.before_checked_suffix(base, index)
+            || self.slices_at_boundaries(base, index);
+        let shape = super::text::index_can_panic(self.body, index);
+        let base_ty = self.resolved_base_is_sequence(base);
+        let splits_text = self.text_prefix_can_split(base, index);
+        let can_panic = match splits_text {
+            Some(splits) => splits,
+            None => !checked && (shape || (!params.is_empty() && base_ty)),
+        };
+        if can_panic {
+            let kind = if splits_text.is_some() {
+                PanicKind::TextSplit
+            } else if matches!(self.body.expr(index).kind, ExprKind::Range { .. }) {
+                PanicKind::Slice
+            } else {
+                PanicKind::Index
+            };
+            let span = Sp {
+                start: self.body.expr(base).span.start,
+                end: bracket.end,
+            };
+            for &k in &params {
+                if self.index.len() < MAX_INDEX_SITES {
+                    self.index.push((k, self.site(id)));
+                }
+            }
+            self.facts.panics.push(PanicSite {
+                owner: self.owner,
+                at: Some(id),
+                span,
+                what: match kind {
+                    PanicKind::TextSplit => "slicing text at a byte offset".into(),
+                    PanicKind::Slice => "slicing".into(),
+                    _ => "indexing".into(),
+                },
+                kind,
+                guarded: self.catch > 0,
+                within: self.open.last().copied(),
+                invariant: None,
+                params,
+            });
+        }
+        // A member read out of an object by its key is that member: the object's own
+        // verdict (an `"error"` member beside it) is not the verdict of its other members.
+        let mut bv = bv;
+        if self.body.str_lit(index).is_some_and(|key| key != "error") {
+            bv.retain(|o| o.fact != Fact::ErrJson);
+        }
+        bv
+    }
+
+    /// `&s[p.len()..]` after `s.starts_with(p)`: the prefix is there, so its end is in bounds.
+    pub(crate) fn past_checked_prefix(&self, base: &str, index: ExprId) -> bool {
+        let body = self.body;
+        let ExprKind::Range {
+            start: Some(start),
+            end: None,
+            ..
+        } = body.expr(index).kind
+        else {
+            return false;
+        };
+        let ExprKind::MethodCall {
+            receiver,
+            method,
+            args,
+            ..
+        } = &body.expr(body.peel(start)).kind
+        else {
+            return false;
+        };
+        method == "len"
+            && args.is_empty()
+            && self
+                .pattern_key(*receiver)
+                .is_some_and(|p| self.checks.prefix.contains(&(base.to_string(), p)))
+    }
+
+    /// `s[i..]`, `s[i + 1..]`, `s[..i]` where `i` is what `s.find(..)` returned. One bound
+    /// only (or a start of `0`): `s[1..i]` and `s[i..j]` panic when the start passes the end.
+    /// `splits_ok`: `base` is no string, so a bound need not be a char boundary.
+    pub(crate) fn slices_at_found_indices(
+        &mut self,
+        base: ExprId,
+        index: ExprId,
+        splits_ok: bool,
+    ) -> bool {
+        let body = self.body;
+        let ExprKind::Range {
+            start,
+            end,
+            inclusive,
+        } = body.expr(index).kind
+        else {
+            return false;
+        };
+        let zero = |b: ExprId| matches!(body.expr(b).kind, ExprKind::Lit(Lit::Int(0)));
+        // An inclusive end (`..=i`) is one byte further: it needs one more byte of ASCII
+        // pattern.
+        let (bound, inclusive) = match (start, end) {
+            (Some(s), None) => (s, false),
+            (None, Some(e)) => (e, inclusive),
+            (Some(s), Some(e)) if zero(s) => (e, inclusive),
+            _ => return false,
+        };
+        let found = self
+            .found
+            .get_or_insert_with(|| super::found::found_indices(body));
+        super::found::is_found_bound(body, found, base, bound, usize::from(inclusive), splits_ok)
+    }
+
+    /// Whether the indexed value is a sequence of elements, not a string (a `Vec`, slice or
+    /// array), as far as local types tell.
+    fn is_element_sequence(&self, base: ExprId) -> bool {
+        self.base_ty(base, 0)
+            .and_then(|t| super::types::peel(t).last_segment())
+            .is_some_and(|s| matches!(s, "Vec" | "[]" | "VecDeque"))
+    }
+
+    /// Whether the indexed value is a sequence (a `Vec`, slice, array or string), as far as
+    /// local types tell.
+    pub(super) fn resolved_base_is_sequence(&self, base: ExprId) -> bool {
+        self.base_ty(base, 0)
+            .and_then(|t| super::types::peel(t).last_segment())
+            .is_some_and(|s| matches!(s, "Vec" | "[]" | "str" | "String" | "VecDeque"))
+    }
+
+    /// The type of a local, or of a field path on one (`args.items`), as far as the type
+    /// table tells; a few fields deep.
+    pub(super) fn base_ty(&self, e: ExprId, depth: u8) -> Option<&crate::model::resolve::Ty> {
+        match &self.body.expr(self.body.peel(e)).kind {
+            ExprKind::Local(l) => self.resolved.local_tys[*l as usize].as_ref(),
+            ExprKind::Field { base, member } if depth < 4 => {
+                let owner = super::types::type_name(self.base_ty(*base, depth + 1)?)?;
+                self.env.types.field_ty(owner, member)
+            }
+            _ => None,
+        }
+    }
+
+    /// `serve((stdin(), stdout()))`: the 0.1-era stdio transport.
+    pub(super) fn note_stdio_pair(&mut self, id: ExprId, items: &[ExprId]) {
+        let (Some(sdk), [a, b]) = (self.env.sdk, items) else {
+            return;
+        };
+        let path = |e: ExprId| match &self.body.expr(e).kind {
+            ExprKind::Call { func, .. } => match &self.body.expr(*func).kind {
+                ExprKind::Path(p) => Some(p.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let (Some(pa), Some(pb)) = (path(*a), path(*b))
+            && sdk.is_stdio_pair(self.imports, &pa, &pb)
+        {
+            let place = self.place(self.body.expr(id).span.start);
+            self.facts.transports.push((id, place));
+        }
+    }
+
+    pub(super) fn note_length_check(&mut self, op: BinOp, lhs: ExprId, rhs: ExprId) {
+        if !matches!(
+            op,
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+        ) {
+            return;
+        }
+        for side in [lhs, rhs] {
+            if let ExprKind::MethodCall {
+                receiver, method, ..
+            } = &self.body.expr(side).kind
+                && method == "len"
+                && let Some(p) = super::text::place_key(self.body, *receiver)
+            {
+                self.checks.length.insert(p);
+            }
+        }
+    }
+}

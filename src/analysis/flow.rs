@@ -26,6 +26,7 @@ mod bindings;
 mod boundaries;
 pub(crate) mod exits;
 mod forwards;
+mod handler_args;
 mod name_parse;
 mod search_loops;
 mod tail_arms;

@@ -409,7 +409,11 @@ impl Flow<'_, '_> {
             && !super::text::is_constant(self.body, self.body.peel(operand))
             && !self.serializes_to_json(operand)
         {
-            let parsed = super::text::parses_arguments(self.body, operand);
+            let parsed = if self.deserializes_handler_arguments(operand) {
+                Some(true)
+            } else {
+                super::text::parses_arguments(self.body, operand)
+            };
             err.push(Origin {
                 fact: Fact::Foreign {
                     about_args: parsed == Some(true),

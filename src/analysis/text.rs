@@ -123,16 +123,14 @@ pub fn message_text(body: &Body, e: ExprId) -> Option<String> {
 /// What `serde_json::from_value(x)` and friends parse: the tool's arguments (`Some(true)`),
 /// the request's `params` (`Some(false)`), or something else.
 pub fn parses_arguments(body: &Body, e: ExprId) -> Option<bool> {
-    let ExprKind::Call { func, args } = &body.expr(body.peel(e)).kind else {
+    let ExprKind::Call { args, .. } = &body.expr(body.peel(e)).kind else {
         return None;
     };
-    let parse = matches!(&body.expr(*func).kind,
-        ExprKind::Path(p) if p.last().is_some_and(|l| matches!(l.as_str(), "from_value" | "from_str" | "from_slice")));
     let (root, _) = match args.first() {
         Some(&a) => chain_root(body, a),
         None => return None,
     };
-    if !parse {
+    if !deserializes(body, e) {
         return None;
     }
     let root = root?;
@@ -144,6 +142,17 @@ pub fn parses_arguments(body: &Body, e: ExprId) -> Option<bool> {
     } else {
         None
     }
+}
+
+/// Whether `e` is a serde deserialisation of its first argument (`from_value(v)`,
+/// `from_str(s)`, `from_slice(b)`).
+pub fn deserializes(body: &Body, e: ExprId) -> bool {
+    let ExprKind::Call { func, args } = &body.expr(body.peel(e)).kind else {
+        return false;
+    };
+    !args.is_empty()
+        && matches!(&body.expr(*func).kind,
+            ExprKind::Path(p) if p.last().is_some_and(|l| matches!(l.as_str(), "from_value" | "from_str" | "from_slice")))
 }
 
 /// A local or a field of one, as text (`v`, `args.items`), to match checks with uses.

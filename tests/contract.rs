@@ -436,3 +436,65 @@ fn main() {
     assert_eq!(dispatchers, ["route_call"], "{stderr}\n{contract:#}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An exit whose error may be made by either of two callees (a trait object's two
+/// implementations) answers with either code: the contract lists a path per code, the same
+/// paths whichever implementation the file declares first.
+#[test]
+fn an_exit_that_may_answer_with_two_codes_has_a_path_for_each() {
+    let missing = "struct Missing;\n\nimpl Store for Missing {\n    fn read(&self, uri: &str) -> Result<ReadResourceResult, McpError> {\n        Err(McpError::resource_not_found(uri.to_string(), None))\n    }\n}\n";
+    let broken = "struct Broken;\n\nimpl Store for Broken {\n    fn read(&self, _uri: &str) -> Result<ReadResourceResult, McpError> {\n        Err(McpError::internal_error(\"disk failed\", None))\n    }\n}\n";
+    let handler = r#"use rmcp::model::*;
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+
+pub struct Server {
+    store: Box<dyn Store>,
+}
+
+impl ServerHandler for Server {
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResult, McpError> {
+        self.store.read(&request.uri)
+    }
+}
+
+trait Store: Send + Sync {
+    fn read(&self, uri: &str) -> Result<ReadResourceResult, McpError>;
+}
+"#;
+    let mut seen = Vec::new();
+    for (name, order) in [
+        ("codes_ab", [missing, broken]),
+        ("codes_ba", [broken, missing]),
+    ] {
+        let code = format!("{handler}\n{}\n{}\nfn main() {{}}\n", order[0], order[1]);
+        let dir = common::scratch_crate(
+            name,
+            &["rmcp = \"3.11\"".to_string()],
+            &[("src/main.rs", &code)],
+        );
+        let (contract, stderr, status) = contract(&dir, &[]);
+        assert_eq!(status, 0, "{stderr}");
+        let paths: Vec<String> = contract["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|t| t["failures"].as_array().into_iter().flatten())
+            .map(|f| format!("{} {} {}", f["code"], f["constructor"], f["origin"]["line"]))
+            .collect();
+        seen.push(paths);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert_eq!(
+        seen[0],
+        [
+            "-32603 \"internal_error\" 15",
+            "-32002 \"resource_not_found\" 15"
+        ]
+    );
+    assert_eq!(seen[0], seen[1]);
+}

@@ -328,8 +328,9 @@ pub fn failures(cx: &Cx<'_>, r: &HandlerReach) -> Vec<Failure> {
     super::results::error_exits(cx, r, &mut out);
     super::results::error_results(cx, r, &mut out);
     super::panics::panics(cx, r, &mut out);
-    let mut seen: HashSet<(Wire, Origin)> = HashSet::new();
-    out.retain(|f| seen.insert((f.channel, f.origin.clone())));
+    // One path per place and answer: an exit that may answer with two codes has two.
+    let mut seen: HashSet<(Wire, Origin, Option<i64>)> = HashSet::new();
+    out.retain(|f| seen.insert((f.channel, f.origin.clone(), f.code)));
     out
 }
 

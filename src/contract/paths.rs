@@ -299,13 +299,21 @@ pub(super) fn request_errors(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failur
     }
     let (hf, exits) = exits::body_exits(cx, r.handler);
     for exit in exits {
-        let protocol = exit.err.iter().find_map(|o| match o.fact {
-            Fact::Protocol(p) => Some(p),
-            _ => None,
-        });
+        // An exit that may answer with several errors (a call whose callees make different
+        // ones) has a path per answer, in a fixed order.
+        let mut answers: Vec<(Option<i64>, Option<&str>)> = exit
+            .err
+            .iter()
+            .filter_map(|o| match o.fact {
+                Fact::Protocol(p) => Some((code_of(cx, p.ctor, p.code), ctor_name(p.ctor))),
+                _ => None,
+            })
+            .collect();
+        answers.sort_unstable();
+        answers.dedup();
         let wrap = exit.err.iter().find_map(|o| o.wrap);
         let span = exits::exit_span(cx, hf, exit, wrap);
-        let mut f = failure(
+        let f = failure(
             cx,
             Path {
                 channel: Channel::JsonrpcError,
@@ -317,11 +325,17 @@ pub(super) fn request_errors(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failur
             },
             None,
         );
-        if let Some(p) = protocol {
-            f.code = code_of(cx, p.ctor, p.code);
-            f.constructor = ctor_name(p.ctor).map(String::from);
+        if answers.is_empty() {
+            out.push(f);
+            continue;
         }
-        out.push(f);
+        for (code, constructor) in answers {
+            out.push(Failure {
+                code,
+                constructor: constructor.map(String::from),
+                ..f.clone()
+            });
+        }
     }
 }
 

@@ -7,7 +7,7 @@
 
 use super::Analysis;
 use super::program::FnId;
-use crate::model::ir::{Body, ExprId, ExprKind};
+use crate::model::ir::{Body, ExprId, ExprKind, Name, PatKind};
 use crate::sdk::Role;
 
 /// Per fn, the dispatcher whose selection of a tool it carries on: a crate fn that a
@@ -195,14 +195,21 @@ pub(super) fn handler_bodies(a: &Analysis<'_>, roles: &[Role]) -> Vec<Option<FnI
         .fn_ids()
         .map(|f| program.is_own(f).then(|| forwarded_whole(a, f)).flatten())
         .collect();
-    // Per fn, whether some crate code calls it other than as a whole body.
+    // Per fn, whether some crate code calls it other than as one handler's whole body: a
+    // fn that is the whole body of several handlers is a helper they share.
     let mut shared = vec![false; roles.len()];
+    let mut bodies_of = vec![0u32; roles.len()];
     for f in program.fn_ids().filter(|&f| program.is_own(f)) {
         for c in &a.resolved[f as usize].calls {
             for &t in &c.targets {
-                shared[t as usize] |= whole[f as usize] != Some(t) || c.may;
+                let as_body = whole[f as usize] == Some(t) && !c.may;
+                shared[t as usize] |= !as_body;
+                bodies_of[t as usize] += u32::from(as_body);
             }
         }
+    }
+    for (s, &n) in shared.iter_mut().zip(&bodies_of) {
+        *s |= n > 1;
     }
     let mut out = vec![None; roles.len()];
     for f in program.fn_ids() {
@@ -248,18 +255,10 @@ pub fn forwarded_whole(a: &Analysis<'_>, f: FnId) -> Option<FnId> {
         ExprKind::MethodCall { receiver, args, .. } => (Some(*receiver), args),
         _ => return None,
     };
-    // Its parameters, `self`, or values made of nothing (a unit struct, a constant, a
-    // literal): the callee gets the request and nothing computed from it.
-    let own_value = |e: ExprId| {
-        matches!(
-            body.expr(body.peel(e)).kind,
-            ExprKind::Local(_) | ExprKind::SelfValue | ExprKind::Path(_) | ExprKind::Lit(_)
-        )
-    };
     if !receiver
         .into_iter()
         .chain(args.iter().copied())
-        .all(own_value)
+        .all(|e| own_value(a, f, body, e))
     {
         return None;
     }
@@ -271,4 +270,47 @@ pub fn forwarded_whole(a: &Analysis<'_>, f: FnId) -> Option<FnId> {
         (Some(t), None) if t != f && program.is_own(t) => Some(t),
         _ => None,
     }
+}
+
+/// Whether argument `e` (of fn `f`) is one of `f`'s parameters, `self`, a value made of
+/// nothing (a unit struct, a constant, a literal), or a parameter rebuilt from the names its
+/// pattern bound (`Parameters(args)` for a parameter written `Parameters(args): Parameters<T>`):
+/// the callee gets the request and nothing computed from it.
+fn own_value(a: &Analysis<'_>, f: FnId, body: &Body, e: ExprId) -> bool {
+    match &body.expr(body.peel(e)).kind {
+        ExprKind::Local(_) | ExprKind::SelfValue | ExprKind::Path(_) | ExprKind::Lit(_) => true,
+        ExprKind::Call { func, args } => match &body.expr(*func).kind {
+            ExprKind::Path(p) => rebuilds_a_parameter(a, f, body, p, args),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Whether `path(args..)` puts back together a parameter of `f` that its pattern took apart:
+/// the same tuple struct, and each argument the name bound at that position.
+fn rebuilds_a_parameter(
+    a: &Analysis<'_>,
+    f: FnId,
+    body: &Body,
+    path: &[Name],
+    args: &[ExprId],
+) -> bool {
+    let imports = &a.program.file_ir(f).imports;
+    let called = imports.resolve_segments(path);
+    a.program.def(f).params.iter().any(|param| {
+        let PatKind::TupleStruct {
+            path: pat_path,
+            elems,
+        } = &body.pat(body.untyped(param.pat)).kind
+        else {
+            return false;
+        };
+        elems.len() == args.len()
+            && imports.resolve_segments(pat_path) == called
+            && elems.iter().zip(args).all(|(&p, &x)| {
+                matches!((&body.pat(body.untyped(p)).kind, &body.expr(body.peel(x)).kind),
+                    (PatKind::Bind { local, .. }, ExprKind::Local(l)) if local == l)
+            })
+    })
 }

@@ -45,13 +45,15 @@ pub(crate) fn unguarded(cx: &Cx<'_>, f: FnId, site: &PanicSite) -> bool {
 pub(crate) fn admitted(cx: &Cx<'_>, f: FnId, site: &PanicSite, reach: Reach) -> Option<Reach> {
     // Other requests (listing, prompts, resources) are judged in the handler itself: their
     // helpers mostly build static data (schemas, descriptions).
-    if !reach.in_handler() && !cx.runs_tools(reach.handler) {
+    // The helper that is the handler's whole body is the handler itself.
+    let handler = cx.a.program.node(reach.handler).func;
+    let in_handler = reach.in_handler() || cx.handlers.handler_of(f) == handler;
+    if !in_handler && !cx.runs_tools(reach.handler) {
         return None;
     }
     // Slicing with a computed bound (`&text[..500.min(text.len())]` splits a UTF-8 character)
     // counts anywhere; other indexing in a helper only with a bound the arguments choose.
-    if site.kind == PanicKind::Index && !reach.in_handler() {
-        let handler = cx.a.program.node(reach.handler).func;
+    if site.kind == PanicKind::Index && !in_handler {
         let chosen = site.at.is_some_and(|at| {
             cx.a.summaries[handler as usize]
                 .index

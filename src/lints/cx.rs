@@ -45,8 +45,11 @@ pub struct Cx<'a> {
 /// The budget of [`Cx::caller_budget`].
 pub const CALLER_BUDGET: usize = 2_000_000;
 
-/// A note names at most this many of the tools that reach a helper; the rest are counted.
+/// A headline names at most this many of the tools that reach a helper; the rest are counted
+/// there and listed in a note.
 const TOOLS_NAMED: usize = 3;
+/// A note lists at most this many; `mcp-lint contract` lists them all.
+const TOOLS_LISTED: usize = 12;
 
 /// How a site is reached from a handler.
 pub struct Reach {
@@ -194,9 +197,46 @@ impl<'a> Cx<'a> {
         format!("{} `{}`", role.noun(), name)
     }
 
-    /// "in tool `add`", or "in `helper`, reached from tool `add`".
+    /// The handlers a site's body is reached from, for a headline: "tool `add`", "tools
+    /// `add` and `sub`", or "5 tools (`a`, `b`, `c` and 2 more)" for a helper they share.
+    /// With `unguarded`, only through calls no panic guard wraps.
+    pub fn reached_phrase(&self, reach: &Reach, unguarded: bool) -> String {
+        let tools = reach
+            .chain
+            .last()
+            .and_then(|&last| self.tools_reaching(last, unguarded))
+            .unwrap_or_default();
+        if tools.len() < 2 {
+            return self.handler_phrase(reach.handler);
+        }
+        let all_tools = tools.iter().all(|&t| self.node_role(t) == Role::Tool);
+        let named: Vec<String> = tools
+            .iter()
+            .take(TOOLS_NAMED)
+            .map(|&t| match all_tools {
+                true => format!("`{}`", self.body_name(t)),
+                false => self.handler_phrase(t),
+            })
+            .collect();
+        let noun = if all_tools { "tools " } else { "" };
+        match tools.len() - named.len() {
+            0 => match named.split_last() {
+                Some((last, first)) => format!("{noun}{} and {last}", first.join(", ")),
+                None => String::new(),
+            },
+            more => format!(
+                "{} {}({} and {more} more)",
+                tools.len(),
+                if all_tools { "tools " } else { "handlers " },
+                named.join(", ")
+            ),
+        }
+    }
+
+    /// "in tool `add`", or "in `helper`, reached from tool `add`" (from every tool a panic
+    /// there escapes from).
     pub fn place_phrase(&self, reach: &Reach, n: NodeId) -> String {
-        let handler = self.handler_phrase(reach.handler);
+        let handler = self.reached_phrase(reach, true);
         if reach.in_handler() {
             format!("in {handler}")
         } else {
@@ -294,20 +334,21 @@ impl<'a> Cx<'a> {
             .collect()
     }
 
-    /// "reached from 5 tools: tool `a`, tool `b`, tool `c` and 2 more", when more than the
-    /// one a finding's chain starts from reach the site's body.
+    /// "reached from 5 tools: tool `a`, tool `b`, tool `c` and 2 more", when more reach the
+    /// site's body than a headline names.
     pub fn tools_note(&self, reach: &Reach, unguarded: bool) -> Option<String> {
         let &last = reach.chain.last()?;
         let tools = self.tools_reaching(last, unguarded)?;
-        if tools.len() < 2 {
+        // A headline names up to TOOLS_NAMED of them ([`Cx::reached_phrase`]).
+        if tools.len() <= TOOLS_NAMED {
             return None;
         }
         let named: Vec<String> = tools
             .iter()
-            .take(TOOLS_NAMED)
+            .take(TOOLS_LISTED)
             .map(|&t| self.handler_phrase(t))
             .collect();
-        let more = tools.len().saturating_sub(TOOLS_NAMED);
+        let more = tools.len().saturating_sub(TOOLS_LISTED);
         let mut text = format!("reached from {} tools: {}", tools.len(), named.join(", "));
         if more > 0 {
             text.push_str(&format!(

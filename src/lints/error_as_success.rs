@@ -194,7 +194,7 @@ pub(crate) fn why_text(cx: &Cx<'_>, why: &Origin, at: FnId) -> String {
 }
 
 fn finding(cx: &Cx<'_>, site: &SuccessSite, reach: &Reach) -> Finding {
-    let handler = cx.handler_phrase(reach.handler);
+    let handler = cx.reached_phrase(reach, false);
     let label = if site.shared_sink {
         "whatever its callers give it is sent with `isError: false`, failure reports too: \
          the model takes them for results"

@@ -53,8 +53,11 @@ fn finding(cx: &Cx<'_>, site: &ProtocolSite) -> Option<Finding> {
     } else {
         "`Err(..)`".to_string()
     };
-    let handler = cx.handler_phrase(site.handler);
     let reach = cx.reach(site.node);
+    let handler = reach.as_ref().map_or_else(
+        || cx.handler_phrase(site.handler),
+        |r| cx.reached_phrase(r, false),
+    );
     if let Some(tool) = site.forwards {
         return Some(forward_finding(cx, site, tool, &code));
     }

@@ -134,7 +134,7 @@ fn describe(cx: &Cx<'_>, o: &Origin) -> (Span, String, Option<Edit>) {
 }
 
 fn finding(cx: &Cx<'_>, span: Span, what: &str, fix: Option<Edit>, reach: &Reach) -> Finding {
-    let handler = cx.handler_phrase(reach.handler);
+    let handler = cx.reached_phrase(reach, false);
     let subject = match reach.chain.last() {
         Some(&n) if !reach.in_handler() => {
             format!("`{}`, reached from {handler},", cx.body_name(n))

@@ -54,7 +54,10 @@ fn finding(cx: &Cx<'_>, site: &ProtocolSite) -> Option<Finding> {
     if sdk_converts(cx, site) {
         return None;
     }
-    let handler = cx.handler_phrase(site.handler);
+    let handler = cx.reach(site.node).map_or_else(
+        || cx.handler_phrase(site.handler),
+        |r| cx.reached_phrase(&r, false),
+    );
     let what = if site.protocol.sdk_parse {
         format!(
             "`{}?`",

@@ -74,6 +74,9 @@ pub struct Flow<'p, 'a> {
     /// Inside a catch-all match arm; inside one of a `match` on a tool's name.
     pub fallback: u32,
     pub name_fallback: u32,
+    /// Inside the last `else` of an `if` or `if .. else if` chain: the branch no test
+    /// selects, as a catch-all arm is of a `match`.
+    pub final_else: u32,
     /// Inside an arm of a `match` on a tool's name that selects a tool.
     pub tool_arm: u32,
     /// Lexically under `catch_unwind` or a configured guard.
@@ -198,6 +201,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             shared_place: None,
             fallback: 0,
             name_fallback: 0,
+            final_else: 0,
             tool_arm: 0,
             catch: 0,
             open: Vec::new(),

@@ -73,10 +73,12 @@ impl Flow<'_, '_> {
             // name no tool has.
             let lookup = self.is_name_lookup(cond);
             let last_else = name_test && !self.continues_name_chain(e);
+            let final_else = !self.is_else_if(e);
             let d = super::text::diverges(self.body, e);
             let ev = self.in_branch(group, d, negated, |f| {
                 f.name_fallback += u32::from(lookup || last_else);
                 f.fallback += u32::from(last_else);
+                f.final_else += u32::from(final_else);
                 f.param_conds.extend(flag.map(|(k, b)| (k, !b)));
                 let v = f.eval(e);
                 f.note_arm_value(id, e, &v);
@@ -84,6 +86,7 @@ impl Flow<'_, '_> {
                     .truncate(f.param_conds.len() - usize::from(flag.is_some()));
                 f.name_fallback -= u32::from(lookup || last_else);
                 f.fallback -= u32::from(last_else);
+                f.final_else -= u32::from(final_else);
                 if lookup || last_else {
                     f.fallback_value(e, &v);
                     if !d {
@@ -125,6 +128,23 @@ impl Flow<'_, '_> {
     }
 
     /// Whether an `else` goes on testing the name (`else if name == "b" { .. }`).
+    /// Whether `els` is `else if ..` (or `else { if .. }`, which is the same).
+    fn is_else_if(&self, els: ExprId) -> bool {
+        let mut e = els;
+        for _ in 0..8 {
+            match &self.body.expr(e).kind {
+                ExprKind::If { .. } => return true,
+                ExprKind::Block {
+                    stmts,
+                    tail: Some(t),
+                    ..
+                } if stmts.is_empty() => e = *t,
+                _ => return false,
+            }
+        }
+        false
+    }
+
     fn continues_name_chain(&self, els: ExprId) -> bool {
         let mut e = els;
         // `else { if .. }` is `else if ..`; a block with statements is not.

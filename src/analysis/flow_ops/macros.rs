@@ -63,8 +63,11 @@ impl Flow<'_, '_> {
             }
             "panic" | "todo" | "unimplemented" | "unreachable" | "assert" | "assert_eq"
             | "assert_ne" => {
+                // `unreachable!()` in the branch no test selects (a `match`'s catch-all, an
+                // `if` chain's last `else`) states that the tests cover every value.
+                let in_catch_all = self.fallback > 0 || self.final_else > 0;
                 let invariant =
-                    (m.name == "unreachable" && self.fallback > 0).then_some(Invariant::Excluded);
+                    (m.name == "unreachable" && in_catch_all).then_some(Invariant::Excluded);
                 self.panic_site(span, format!("`{}!`", m.name), PanicKind::Macro, invariant);
                 Val::default()
             }

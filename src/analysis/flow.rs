@@ -148,6 +148,9 @@ pub struct Checks {
     /// `s.ends_with(p)` for an ASCII literal `p`: the place `s` and `p`'s length in bytes, so
     /// `&s[..s.len() - k]` for `k` up to that length is in bounds and on a char boundary.
     pub ascii_suffix: HashSet<(String, usize)>,
+    /// `s.starts_with(p)` for an ASCII literal `p`: the place `s` and `p`'s length in bytes,
+    /// so `&s[k..]` for `k` up to that length is in bounds and on a char boundary.
+    pub ascii_prefix: HashSet<(String, usize)>,
 }
 
 /// Analyses fn `func`; returns its facts and summary.

@@ -30,7 +30,14 @@ impl Flow<'_, '_> {
             || self.slices_at_boundaries(base, index);
         let shape = super::text::index_can_panic(self.body, index);
         let base_ty = self.resolved_base_is_sequence(base);
-        let splits_text = self.text_prefix_can_split(base, index);
+        // A range's value is no number: its bounds' provenance is kept beside it.
+        let chosen = !params.is_empty()
+            || self.range_bounds.get(&index).is_some_and(|bounds| {
+                bounds
+                    .iter()
+                    .any(|b| b.iter().any(|o| matches!(o.fact, Fact::Param(_))))
+            });
+        let splits_text = self.text_prefix_can_split(base, index, chosen);
         let can_panic = match splits_text {
             Some(splits) => splits,
             None => !checked && (shape || (!params.is_empty() && base_ty)),
@@ -77,7 +84,8 @@ impl Flow<'_, '_> {
         bv
     }
 
-    /// `&s[p.len()..]` after `s.starts_with(p)`: the prefix is there, so its end is in bounds.
+    /// `&s[p.len()..]` after `s.starts_with(p)`: the prefix is there, so its end is in bounds
+    /// (and a char boundary); so is `&s[k..]` for `k` up to the length of an ASCII prefix.
     pub(crate) fn past_checked_prefix(&self, base: &str, index: ExprId) -> bool {
         let body = self.body;
         let ExprKind::Range {
@@ -88,6 +96,13 @@ impl Flow<'_, '_> {
         else {
             return false;
         };
+        if let ExprKind::Lit(Lit::Int(k)) = body.expr(body.peel(start)).kind {
+            return self
+                .checks
+                .ascii_prefix
+                .iter()
+                .any(|(p, len)| p == base && usize::try_from(k).is_ok_and(|k| k <= *len));
+        }
         let ExprKind::MethodCall {
             receiver,
             method,
@@ -194,14 +209,28 @@ impl Flow<'_, '_> {
             return;
         }
         for side in [lhs, rhs] {
-            if let ExprKind::MethodCall {
-                receiver, method, ..
-            } = &self.body.expr(side).kind
-                && method == "len"
-                && let Some(p) = super::text::place_key(self.body, *receiver)
+            if let Some(measured) = self.length_of(side, 0)
+                && let Some(p) = super::text::place_key(self.body, measured)
             {
                 self.checks.length.insert(p);
             }
+        }
+    }
+
+    /// The value whose length `e` is: `v.len()`, or a local holding it that is never
+    /// assigned again (`let total = v.len();`).
+    fn length_of(&self, e: ExprId, depth: u8) -> Option<ExprId> {
+        match &self.body.expr(self.body.peel(e)).kind {
+            ExprKind::MethodCall {
+                receiver,
+                method,
+                args,
+                ..
+            } if method == "len" && args.is_empty() => Some(*receiver),
+            ExprKind::Local(l) if depth < 4 && !super::found::is_assigned(self.body, *l) => {
+                self.length_of(self.body.local(*l).init?, depth + 1)
+            }
+            _ => None,
         }
     }
 }

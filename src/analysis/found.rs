@@ -27,6 +27,9 @@ use crate::model::ir::{BinOp, Body, ExprId, ExprKind, Lit, LocalId, PatId, PatKi
 pub struct Found {
     pub searched: Limit,
     pub pattern_len: usize,
+    /// The pattern searched for, when a search gave the offset: the offset plus its length
+    /// is the end of the match, a char boundary whatever the pattern is.
+    pub pattern: Option<ExprId>,
     /// Slicing the searched value at it cannot split a character (a search's index, a
     /// count of bytes read, an element's index); a length-derived bound can.
     pub boundary: bool,
@@ -46,6 +49,7 @@ impl Found {
         Found {
             searched: Limit::LenOf(searched),
             pattern_len,
+            pattern: None,
             boundary: true,
         }
     }
@@ -152,6 +156,19 @@ fn bind_plain(body: &Body, pat: PatId, value: ExprId, out: &mut HashMap<LocalId,
 /// `s.find(p)` / `s.rfind(p)`: the searched value and the pattern's ASCII length;
 /// `r.read(&mut buf)`: the buffer, a count being at most its length.
 fn search(body: &Body, e: ExprId) -> Option<Found> {
+    search_in(body, e, 0)
+}
+
+/// [`search`], through locals never assigned again (`let comma = s.find(',');` then
+/// `comma.unwrap_or(..)` or `if let Some(c) = comma`): such a local is its initialiser.
+fn search_in(body: &Body, e: ExprId, depth: u32) -> Option<Found> {
+    if let ExprKind::Local(l) = body.expr(body.peel(e)).kind {
+        let init = body
+            .local(l)
+            .init
+            .filter(|_| depth < 8 && !is_assigned(body, l))?;
+        return search_in(body, init, depth + 1);
+    }
     let ExprKind::MethodCall {
         receiver,
         method,
@@ -199,7 +216,10 @@ fn search(body: &Body, e: ExprId) -> Option<Found> {
         ExprKind::Lit(Lit::Str(s)) if s.is_ascii() => s.len(),
         _ => 0,
     };
-    Some(Found::at_most_len(*receiver, pattern_len))
+    Some(Found {
+        pattern: Some(args[0]),
+        ..Found::at_most_len(*receiver, pattern_len)
+    })
 }
 
 /// Whether slicing `base` at `bound` (plus `extra` bytes) cannot panic: the bound is an
@@ -214,13 +234,24 @@ pub fn is_found_bound(
     extra: usize,
     splits_ok: bool,
 ) -> bool {
+    // `i + p.len()`: the end of the match `s.find(p)` gave `i` for.
+    let mut past_match = None;
     let (at, offset) = match &body.expr(bound).kind {
         ExprKind::Binary {
             op: BinOp::Add,
             lhs,
             rhs,
-        } => match body.expr(*rhs).kind {
-            ExprKind::Lit(Lit::Int(k)) => (*lhs, k),
+        } => match &body.expr(*rhs).kind {
+            ExprKind::Lit(Lit::Int(k)) => (*lhs, *k),
+            ExprKind::MethodCall {
+                receiver,
+                method,
+                args,
+                ..
+            } if method == "len" && args.is_empty() => {
+                past_match = Some(*receiver);
+                (*lhs, 0)
+            }
             _ => return false,
         },
         _ => (bound, 0),
@@ -236,7 +267,12 @@ pub fn is_found_bound(
     }
     limits(body, at, 0, &mut candidates);
     candidates.iter().any(|f| {
-        let within = offset + extra == 0 || offset.saturating_add(extra) <= f.pattern_len;
+        let whole_match = match past_match {
+            None => true,
+            Some(p) => extra == 0 && f.pattern.is_some_and(|q| same_pattern(body, p, q)),
+        };
+        let within =
+            whole_match && (offset + extra == 0 || offset.saturating_add(extra) <= f.pattern_len);
         // A buffer made with a fixed length (`[0u8; N]`, `vec![0; N]`) is no string.
         within
             && match f.searched {
@@ -266,6 +302,7 @@ fn limits(body: &Body, e: ExprId, depth: u32, out: &mut Vec<Found>) {
     let constant = || Found {
         searched: Limit::Const(e),
         pattern_len: 0,
+        pattern: None,
         // `0` is a boundary of every string.
         boundary: matches!(body.expr(e).kind, ExprKind::Lit(Lit::Int(0))),
     };
@@ -353,6 +390,7 @@ fn common(body: &Body, a: &[Found], b: &[Found]) -> Vec<Found> {
             out.push(Found {
                 searched,
                 pattern_len: fa.pattern_len.min(fb.pattern_len),
+                pattern: None,
                 boundary: fa.boundary && fb.boundary,
             });
         }
@@ -441,5 +479,16 @@ fn same_value(body: &Body, a: ExprId, b: ExprId) -> bool {
             m == n && same_value(body, *x, *y)
         }
         _ => false,
+    }
+}
+
+/// The same pattern: equal string or char literals, the same path (a `const`), or the same
+/// local or field path.
+fn same_pattern(body: &Body, a: ExprId, b: ExprId) -> bool {
+    let (a, b) = (body.peel(a), body.peel(b));
+    match (&body.expr(a).kind, &body.expr(b).kind) {
+        (ExprKind::Lit(x), ExprKind::Lit(y)) => x == y,
+        (ExprKind::Path(x), ExprKind::Path(y)) => x == y,
+        _ => same_value(body, a, b),
     }
 }

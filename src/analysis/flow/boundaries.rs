@@ -14,24 +14,28 @@ const BOUNDARY_APIS: &[&str] = &[
 ];
 
 impl Flow<'_, '_> {
-    /// For a prefix of a string (`&s[..60]`, `&s[..max - 3]`): whether it can split a
-    /// character. A byte offset can fall inside a multi-byte character whatever the string's
-    /// byte length is known to be, so a length check does not make it safe; an offset known
-    /// to be a char boundary does, and so does text known to be ASCII. `None` for other
-    /// indexes (a slice from an offset is judged as before: it mostly follows a check of an
-    /// ASCII prefix).
-    pub(crate) fn text_prefix_can_split(&mut self, base: ExprId, index: ExprId) -> Option<bool> {
+    /// For a slice of a string (`&s[..60]`, `&s[start..end]`, `&s[i..]`): whether it can
+    /// split a character. A byte offset can fall inside a multi-byte character whatever the
+    /// string's byte length is known to be, so a length check does not make it safe; an
+    /// offset known to be a char boundary does (`0`, the string's length, where a search
+    /// found a pattern or an ASCII prefix the string was checked to start with ends), and so
+    /// does text known to be ASCII. `None` for an index that is no range, a string not known
+    /// to be text, or a slice from an offset the caller does not choose (`chosen`: the
+    /// bounds come from the fn's parameters): such offsets mostly come from scanning the
+    /// text itself, which this walk does not follow, and are judged as other indexes are.
+    pub(crate) fn text_prefix_can_split(
+        &mut self,
+        base: ExprId,
+        index: ExprId,
+        chosen: bool,
+    ) -> Option<bool> {
         let body = self.body;
-        let ExprKind::Range {
-            start,
-            end: Some(end),
-            ..
-        } = &body.expr(index).kind
-        else {
+        let ExprKind::Range { start, end, .. } = body.expr(index).kind else {
             return None;
         };
         let is_zero = |e: ExprId| matches!(body.expr(e).kind, ExprKind::Lit(Lit::Int(0)));
-        if start.is_some_and(|s| !is_zero(s)) || is_zero(*end) {
+        let start = start.filter(|&s| !is_zero(s));
+        if (start.is_none() && end.is_none_or(is_zero)) || (start.is_some() && !chosen) {
             return None;
         }
         let text = self
@@ -40,8 +44,14 @@ impl Flow<'_, '_> {
         if !text || crate::analysis::text::is_constant(body, base) || self.ascii_formatted(base) {
             return None;
         }
+        // Each bound on its own: past an ASCII prefix the string was checked to start with;
+        // a crate helper's char boundary, or the string's length.
+        let start_ok = start.is_none()
+            || crate::analysis::text::place_key(body, base)
+                .is_some_and(|p| self.past_checked_prefix(&p, index));
+        let end_ok = end.is_none_or(|e| self.made_by_boundary_helper(e) || self.is_len_of(e, base));
         let on_boundary = self.handles_char_boundaries()
-            || self.made_by_boundary_helper(*end)
+            || (start_ok && end_ok)
             || self.slices_at_boundaries(base, index)
             || self.slices_at_found_indices(base, index, false)
             || self.before_checked_suffix(base, index);
@@ -109,6 +119,17 @@ impl Flow<'_, '_> {
                     .iter()
                     .any(|&t| calls_boundary_api(&self.env.program.def(t).body))
         })
+    }
+
+    /// Whether `e` is `base.len()`.
+    fn is_len_of(&self, e: ExprId, base: ExprId) -> bool {
+        let body = self.body;
+        matches!(&body.expr(body.peel(e)).kind,
+            ExprKind::MethodCall { receiver, method, args, .. }
+                if method == "len" && args.is_empty()
+                    && crate::analysis::text::place_key(body, *receiver).is_some()
+                    && crate::analysis::text::place_key(body, *receiver)
+                        == crate::analysis::text::place_key(body, base))
     }
 
     /// Whether this fn calls one of std's char-boundary APIs.

@@ -138,6 +138,14 @@ impl Flow<'_, '_> {
         {
             self.checks.prefix.insert((place.clone(), pattern));
         }
+        if method == "starts_with"
+            && let Some(p) = args
+                .first()
+                .and_then(|&a| crate::analysis::strings::expr_str(self.env.types, self.body, a))
+                .filter(|p| p.is_ascii())
+        {
+            self.checks.ascii_prefix.insert((place.clone(), p.len()));
+        }
         if method == "ends_with"
             && let Some(p) = args
                 .first()

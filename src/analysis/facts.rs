@@ -348,6 +348,9 @@ pub struct Summary {
     /// variant its catch-all gives (`_ => Tool::Unknown`): a caller that matches the parse
     /// of a tool's name answers unknown names in that variant's arm.
     pub name_parses: Vec<(u16, crate::model::ir::Name)>,
+    /// The fn finds char boundaries with std's APIs (`char_indices`, `floor_char_boundary`),
+    /// itself or in the fn whose call is its value: an offset it returns is one.
+    pub finds_char_boundaries: bool,
 }
 
 /// The receiver's key in [`Summary::by_variant`].

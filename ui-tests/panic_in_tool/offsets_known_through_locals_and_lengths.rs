@@ -2,7 +2,8 @@
 // Where a search found its pattern, `i + pattern.len()` is the end of the match: in bounds
 // and a char boundary whatever the pattern is (a literal, a `const`). A local holding a
 // search's result, or a length, is that result or length. A length check does not make a
-// byte offset the caller chose a char boundary of text.
+// byte offset the caller chose a char boundary of text; a crate helper that finds one with
+// std's char-boundary APIs does, for either end of a slice.
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{tool, tool_router};
 
@@ -31,6 +32,11 @@ fn split_pair(line: &str) -> (&str, &str) {
         Some(c) => (key, &line[c + 1..]),
         None => (key, ""),
     }
+}
+
+/// The byte offset of the `n`th character (the length past the last).
+fn byte_of_char(text: &str, n: usize) -> usize {
+    text.char_indices().nth(n).map_or(text.len(), |(i, _)| i)
 }
 
 #[tool_router]
@@ -72,6 +78,17 @@ impl Text {
             a.body[6..].to_string()
         } else {
             a.body.clone()
+        }
+    }
+
+    #[tool(description = "Characters `from` to `from + count`")]
+    async fn chars(&self, Parameters(a): Parameters<Args>) -> String {
+        let start = byte_of_char(&a.body, a.from);
+        let end = byte_of_char(&a.body, a.from + a.count);
+        if start < end {
+            a.body[start..end].to_string()
+        } else {
+            String::new()
         }
     }
 }

@@ -35,7 +35,7 @@ impl Flow<'_, '_> {
         };
         let is_zero = |e: ExprId| matches!(body.expr(e).kind, ExprKind::Lit(Lit::Int(0)));
         let start = start.filter(|&s| !is_zero(s));
-        if (start.is_none() && end.is_none_or(is_zero)) || (start.is_some() && !chosen) {
+        if start.is_none() && end.is_none_or(is_zero) {
             return None;
         }
         let text = self
@@ -45,13 +45,20 @@ impl Flow<'_, '_> {
             return None;
         }
         // Each bound on its own: past an ASCII prefix the string was checked to start with;
-        // a crate helper's char boundary, or the string's length.
-        let start_ok = start.is_none()
-            || crate::analysis::text::place_key(body, base)
-                .is_some_and(|p| self.past_checked_prefix(&p, index));
+        // a crate helper's char boundary (at most the length), or the string's length.
+        let start_ok = start.is_none_or(|s| {
+            self.made_by_boundary_helper(s)
+                || crate::analysis::text::place_key(body, base)
+                    .is_some_and(|p| self.past_checked_prefix(&p, index))
+        });
         let end_ok = end.is_none_or(|e| self.made_by_boundary_helper(e) || self.is_len_of(e, base));
+        if start_ok && end_ok {
+            return Some(false);
+        }
+        if start.is_some() && !chosen {
+            return None;
+        }
         let on_boundary = self.handles_char_boundaries()
-            || (start_ok && end_ok)
             || self.slices_at_boundaries(base, index)
             || self.slices_at_found_indices(base, index, false)
             || self.before_checked_suffix(base, index);
@@ -113,12 +120,37 @@ impl Flow<'_, '_> {
         matches!(
             body.expr(value).kind,
             ExprKind::Call { .. } | ExprKind::MethodCall { .. }
-        ) && self.resolved.targets(value).any(|c| {
+        ) && self.calls_boundary_finder(value)
+    }
+
+    /// Whether call `call` surely runs a fn that finds char boundaries with std's APIs.
+    fn calls_boundary_finder(&self, call: ExprId) -> bool {
+        self.resolved.targets(call).any(|c| {
             !c.may
-                && c.targets
-                    .iter()
-                    .any(|&t| calls_boundary_api(&self.env.program.def(t).body))
+                && c.targets.iter().any(|&t| {
+                    self.env
+                        .summaries
+                        .get(t as usize)
+                        .is_some_and(|s| s.finds_char_boundaries)
+                })
         })
+    }
+
+    /// Whether this fn finds char boundaries with std's APIs, itself or through the fn
+    /// whose call is its value (a body moved into a helper).
+    pub(super) fn finds_char_boundaries(&self) -> bool {
+        let body = self.body;
+        if calls_boundary_api(body) {
+            return true;
+        }
+        let Some(root) = body.root else {
+            return false;
+        };
+        let value = body.peel(body.value_of(root));
+        matches!(
+            body.expr(value).kind,
+            ExprKind::Call { .. } | ExprKind::MethodCall { .. }
+        ) && self.calls_boundary_finder(value)
     }
 
     /// Whether `e` is `base.len()`.

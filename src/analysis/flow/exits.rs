@@ -114,6 +114,7 @@ impl Flow<'_, '_> {
             success_sinks: self.success_sinks.clone(),
             by_variant: self.by_variant.clone(),
             name_parses: self.name_parses.clone(),
+            finds_char_boundaries: self.finds_char_boundaries(),
         }
     }
 }

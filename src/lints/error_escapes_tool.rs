@@ -107,9 +107,28 @@ fn finding(cx: &Cx<'_>, site: &ProtocolSite) -> Option<Finding> {
             Applicability::MaybeIncorrect,
         ));
     }
+    // A tool whose success is no result type (`Result<String, E>`) must return one first,
+    // where the SDK's error result is a value the tool returns (not an `Err` it converts).
+    let ret = cx.a.types.ret(site.func);
+    // (A closure's return type is not written: nothing is known to change.)
+    let retype = if site.in_handler
+        && !cx.handlers.closures.contains(&site.handler)
+        && error_result.starts_with("Ok(")
+        && !sdk.can_return_error_result(role, ret)
+    {
+        format!(
+            "make the tool return `{}` (its successes wrapped in one), then ",
+            sdk.result_type_names()
+                .first()
+                .copied()
+                .unwrap_or("CallToolResult")
+        )
+    } else {
+        String::new()
+    };
     let help = match (site.question_mark, operand_text(cx, site)) {
         (true, Some(operand)) => format!(
-            "report the failure as a tool result with `isError: true`:\n    {}",
+            "{retype}report the failure as a tool result with `isError: true`:\n    {}",
             match_code(operand, site.option, &site.binding, &error_result)
         ),
         _ if !site.in_handler => format!(

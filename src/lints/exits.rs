@@ -558,8 +558,8 @@ pub fn result_edit(cx: &Cx<'_>, site: &ProtocolSite, error_result: &str) -> Opti
     if !site.in_handler || cx.handlers.closures.contains(&site.handler) {
         return None;
     }
-    let def = cx.a.program.def(site.func);
-    if !sdk.can_return_error_result(cx.node_role(site.handler), &def.ret) {
+    // The return type with its aliases expanded (`type ToolResult = Result<CallToolResult, E>`).
+    if !sdk.can_return_error_result(cx.node_role(site.handler), cx.a.types.ret(site.func)) {
         return None;
     }
     if site.question_mark {

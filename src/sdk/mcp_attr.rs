@@ -29,7 +29,8 @@ pub static SPEC: Spec = Spec {
     handler_closure_methods: &[],
     handler_wrappers: &[],
     early_error_macros: &["bail_public"],
-    error_result: "Ok(CallToolResult { content: vec![{message}.into()], is_error: Some(true), ..Default::default() })",
+    error_builders: &["with_message", "with_source"],
+    error_result: "Ok(CallToolResult { content: vec![{message}.into()], is_error: Some(true), meta: Default::default() })",
     unknown_tool_error: "bail_public!(ErrorCode::INVALID_PARAMS, \"unknown tool: {name}\");",
     text_content: "Content::text",
 };

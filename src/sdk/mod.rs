@@ -144,6 +144,12 @@ pub trait Sdk: Send + Sync {
         false
     }
 
+    /// Whether `method` of one of the SDK's error types returns the same error with more
+    /// attached (a message, a source): the error keeps its code.
+    fn is_error_builder(&self, _method: &str) -> bool {
+        false
+    }
+
     /// Whether the call of `path` (`TypedTool::new`) is a constructor of one of the SDK's
     /// types that make a tool of the handler they are given.
     fn is_handler_wrapper(&self, _imports: &Imports, _path: &[Name]) -> bool {

@@ -32,6 +32,7 @@ pub static SPEC: Spec = Spec {
     handler_closure_methods: &["with_tool", "register_tool"],
     handler_wrappers: &[],
     early_error_macros: &[],
+    error_builders: &[],
     error_result: "Ok(ToolCallResult { content: vec![ToolContent::Text { text: {message} }], is_error: Some(true) })",
     unknown_tool_error: "",
     text_content: "ToolContent::Text",

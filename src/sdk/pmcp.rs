@@ -47,6 +47,7 @@ pub static SPEC: Spec = Spec {
         "SyncTool",
     ],
     early_error_macros: &[],
+    error_builders: &[],
     error_result: "Err(pmcp::Error::tool_rejected({message}, None))",
     unknown_tool_error: "return Err(pmcp::Error::invalid_params(format!(\"unknown tool: {name}\")));",
     text_content: "Content::text",

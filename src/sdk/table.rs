@@ -55,6 +55,9 @@ pub struct Spec {
     /// first argument (`_` for the SDK's default): mcp-attr's `bail_public!(code, fmt, ..)` is
     /// `return Err(Error::new(code).with_message(..))`.
     pub early_error_macros: &'static [&'static str],
+    /// Methods of the SDK's error types that return the same error with more attached
+    /// (mcp-attr's `Error::new(code).with_message(..)`): the code stays the one given.
+    pub error_builders: &'static [&'static str],
     /// Code that returns `{message}` as a tool error, and code that answers an unknown tool
     /// (`{name}`) the spec's way.
     pub error_result: &'static str,
@@ -232,6 +235,10 @@ impl Sdk for TableSdk {
             && imports.may_come_from(path, self.spec.krate)
     }
 
+    fn is_error_builder(&self, method: &str) -> bool {
+        self.spec.error_builders.contains(&method)
+    }
+
     fn is_handler_wrapper(&self, imports: &Imports, path: &[Name]) -> bool {
         let [ty_path @ .., _ctor] = path else {
             return false;
@@ -264,6 +271,18 @@ impl Sdk for TableSdk {
 
     fn text_content(&self) -> &'static str {
         self.spec.text_content
+    }
+
+    fn can_return_error_result(&self, role: Role, ret: &Ty) -> bool {
+        // The success type of `Result<T, E>` or of an SDK alias `Result<T>`.
+        let ok = match awaited(ret) {
+            Ty::Path { path, args } if path.last().is_some_and(|s| s == "Result") => args.first(),
+            other => Some(other),
+        };
+        matches!(role, Role::Tool | Role::TraitTool)
+            && ok
+                .and_then(Ty::last_segment)
+                .is_some_and(|t| self.spec.result_types.contains(&t))
     }
 
     fn error_result(&self, _role: Role, message: &str) -> String {

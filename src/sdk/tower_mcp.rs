@@ -29,6 +29,7 @@ pub static SPEC: Spec = Spec {
     handler_closure_methods: &["handler", "extractor_handler", "no_params_handler"],
     handler_wrappers: &[],
     early_error_macros: &[],
+    error_builders: &[],
     error_result: "Ok(CallToolResult::error({message}))",
     unknown_tool_error: "",
     text_content: "CallToolResult::text",

@@ -29,6 +29,7 @@ pub static SPEC: Spec = Spec {
     handler_closure_methods: &[],
     handler_wrappers: &[],
     early_error_macros: &[],
+    error_builders: &[],
     error_result: "Err(McpError::internal({message}))",
     unknown_tool_error: "return Err(McpError::invalid_params(format!(\"unknown tool: {name}\")));",
     text_content: "Content::text",

@@ -32,6 +32,7 @@ pub static SPEC: Spec = Spec {
     handler_closure_methods: &[],
     handler_wrappers: &[],
     early_error_macros: &[],
+    error_builders: &[],
     error_result: "Ok(ToolResult { content: vec![ToolContent::text({message})], is_error: Some(true) })",
     unknown_tool_error: "return Err(MCPError::invalid_params(format!(\"unknown tool: {name}\")));",
     text_content: "ToolContent::text",

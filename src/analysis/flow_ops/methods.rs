@@ -413,10 +413,15 @@ impl Flow<'_, '_> {
                 if method == "lock" || method == "flush" {
                     return rv.clone();
                 }
-                // Builders (`fmt().with_ansi(false)`) and the stdout handle carry on.
+                // Builders (`fmt().with_ansi(false)`) and the stdout handle carry on, and so
+                // does an SDK error given a message (`Error::new(code).with_message(..)`).
+                let error_builder = self.env.sdk.is_some_and(|s| s.is_error_builder(method));
                 Val(rv
                     .iter()
-                    .filter(|o| matches!(o.fact, Fact::Stdout | Fact::Logger { .. }))
+                    .filter(|o| {
+                        matches!(o.fact, Fact::Stdout | Fact::Logger { .. })
+                            || (error_builder && matches!(o.fact, Fact::Protocol(_)))
+                    })
                     .copied()
                     .collect())
             }

@@ -168,7 +168,14 @@ pub(crate) fn reported(
     }
     let handler_fn = cx.a.program.node(reach.handler).func;
     let channel = cx.handlers.channels[handler_fn as usize];
+    // A request other than a tool call (a prompt, a resource) fails the protocol's way.
+    let tool_call = cx.runs_tools(reach.handler);
     let help = match (site.kind, reach.in_handler(), channel) {
+        (PanicKind::Unwrap | PanicKind::Expect | PanicKind::Index | PanicKind::Slice, _, _)
+            if !tool_call =>
+        {
+            "handle the failure and answer the request with an error (`Err(..)`): a request other than a tool call fails with a JSON-RPC error".to_string()
+        }
         (PanicKind::Unwrap | PanicKind::Expect, true, Channel::ToolError) => {
             "return the failure to the model instead: `.map_err(|e| e.to_string())?` for a `Result`, `.ok_or(\"what was missing\")?` for an `Option`".to_string()
         }

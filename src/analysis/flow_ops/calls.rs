@@ -195,16 +195,19 @@ impl Flow<'_, '_> {
                 _ => None,
             })
         });
-        let code = if ctor == ErrorCtor::Other {
+        // `ErrorData::new(ErrorCode::INVALID_PARAMS, ..)`: JSON-RPC's invalid-params code.
+        let named_invalid_params = ctor == ErrorCtor::Other
+            && args.first().is_some_and(|&a| {
+                matches!(&body.expr(a).kind, ExprKind::Path(p) if p.last().is_some_and(|s| s == "INVALID_PARAMS"))
+            });
+        let code = if named_invalid_params {
+            Some(-32602)
+        } else if ctor == ErrorCtor::Other {
             written
         } else {
             sdk_code.and_then(|c| i32::try_from(c).ok())
         };
-        // `ErrorData::new(ErrorCode::INVALID_PARAMS, ..)`.
-        let ctor = if ctor == ErrorCtor::Other
-            && args.first().is_some_and(|&a| {
-                matches!(&body.expr(a).kind, ExprKind::Path(p) if p.last().is_some_and(|s| s == "INVALID_PARAMS"))
-            }) {
+        let ctor = if named_invalid_params {
             ErrorCtor::InvalidParams
         } else {
             ctor

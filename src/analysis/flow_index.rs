@@ -38,9 +38,13 @@ impl Flow<'_, '_> {
                     .any(|b| b.iter().any(|o| matches!(o.fact, Fact::Param(_))))
             });
         let splits_text = self.text_prefix_can_split(base, index, chosen);
+        // `items[0]` of a list the caller sends: it may be empty (or shorter).
+        let caller_sized = matches!(self.body.expr(index).kind, ExprKind::Lit(Lit::Int(_)))
+            && self.is_element_sequence(base)
+            && bv.any(|o| matches!(o.fact, Fact::Param(_)));
         let can_panic = match splits_text {
             Some(splits) => splits,
-            None => !checked && (shape || (!params.is_empty() && base_ty)),
+            None => !checked && (shape || (!params.is_empty() && base_ty) || caller_sized),
         };
         if can_panic {
             let kind = if splits_text.is_some() {

@@ -73,7 +73,7 @@ impl Flow<'_, '_> {
             // name no tool has.
             let lookup = self.is_name_lookup(cond);
             let last_else = name_test && !self.continues_name_chain(e);
-            let final_else = !self.is_else_if(e);
+            let final_else = self.else_if_cond(e).is_none();
             let d = super::text::diverges(self.body, e);
             let ev = self.in_branch(group, d, negated, |f| {
                 f.name_fallback += u32::from(lookup || last_else);
@@ -127,39 +127,27 @@ impl Flow<'_, '_> {
         })
     }
 
-    /// Whether an `else` goes on testing the name (`else if name == "b" { .. }`).
-    /// Whether `els` is `else if ..` (or `else { if .. }`, which is the same).
-    fn is_else_if(&self, els: ExprId) -> bool {
+    /// The condition of `els` when it is `else if ..` (or `else { if .. }`, which is the
+    /// same; a block with statements is not).
+    fn else_if_cond(&self, els: ExprId) -> Option<ExprId> {
         let mut e = els;
         for _ in 0..8 {
             match &self.body.expr(e).kind {
-                ExprKind::If { .. } => return true,
+                ExprKind::If { cond, .. } => return Some(*cond),
                 ExprKind::Block {
                     stmts,
                     tail: Some(t),
                     ..
                 } if stmts.is_empty() => e = *t,
-                _ => return false,
+                _ => return None,
             }
         }
-        false
+        None
     }
 
+    /// Whether an `else` goes on testing the name (`else if name == "b" { .. }`).
     fn continues_name_chain(&self, els: ExprId) -> bool {
-        let mut e = els;
-        // `else { if .. }` is `else if ..`; a block with statements is not.
-        for _ in 0..8 {
-            match &self.body.expr(e).kind {
-                ExprKind::If { cond, .. } => return self.is_name_test(*cond),
-                ExprKind::Block {
-                    stmts,
-                    tail: Some(t),
-                    ..
-                } if stmts.is_empty() => e = *t,
-                _ => return false,
-            }
-        }
-        false
+        self.else_if_cond(els).is_some_and(|c| self.is_name_test(c))
     }
 
     /// `let Some(..) = <something with the tool's name>`: a lookup of the tool by name.

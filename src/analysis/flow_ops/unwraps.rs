@@ -138,21 +138,21 @@ impl Flow<'_, '_> {
         {
             self.checks.prefix.insert((place.clone(), pattern));
         }
-        if method == "starts_with"
-            && let Some(p) = args
-                .first()
+        // An ASCII literal (or constant) the text starts or ends with: that many bytes there
+        // are ASCII, so cutting inside them keeps to char boundaries.
+        let ascii_affix = || {
+            args.first()
                 .and_then(|&a| crate::analysis::strings::expr_str(self.env.types, self.body, a))
                 .filter(|p| p.is_ascii())
-        {
-            self.checks.ascii_prefix.insert((place.clone(), p.len()));
-        }
-        if method == "ends_with"
-            && let Some(p) = args
-                .first()
-                .and_then(|&a| crate::analysis::strings::expr_str(self.env.types, self.body, a))
-                .filter(|p| p.is_ascii())
-        {
-            self.checks.ascii_suffix.insert((place.clone(), p.len()));
+                .map(str::len)
+        };
+        let affixes = match method {
+            "starts_with" => Some(&mut self.checks.ascii_prefix),
+            "ends_with" => Some(&mut self.checks.ascii_suffix),
+            _ => None,
+        };
+        if let (Some(set), Some(len)) = (affixes, ascii_affix()) {
+            set.insert((place.clone(), len));
         }
         // After these the map has an entry for the key (`entry` through `or_insert*`).
         if matches!(method, "contains_key" | "insert" | "entry")

@@ -188,6 +188,12 @@ pub(crate) fn reported(
                 )
             },
         ),
+        // A helper that already returns a `Result` hands the failure back with `?`.
+        (PanicKind::Unwrap | PanicKind::Expect, false, _)
+            if cx.a.types.ret(f).as_result().is_some() =>
+        {
+            "this helper returns a `Result`: hand the failure back with `?` (`.ok_or(\"what was missing\")?` for an `Option`, `.map_err(..)?` for another error type) and let the handler report it as a tool error".to_string()
+        }
         (PanicKind::Unwrap | PanicKind::Expect, false, _) => {
             "return a `Result` from this helper and let the handler turn `Err` into a tool error".to_string()
         }

@@ -131,6 +131,8 @@ pub struct Flow<'p, 'a> {
     arm_errs: HashMap<ExprId, tail_arms::ArmErr>,
     /// Locals bound from a string search, found on the first slicing site.
     pub(super) found: Option<HashMap<LocalId, super::found::Found>>,
+    /// Locals bound to keys of a map, with the map (see `map_keys`), once asked for.
+    pub(super) key_locals: std::cell::OnceCell<Vec<(LocalId, ExprId)>>,
 }
 
 /// What the fn has checked before a site: lengths, variants, prefixes of places.
@@ -229,6 +231,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             tail_branches: tail_arms::tail_branches(&def.body),
             arm_errs: HashMap::new(),
             found: None,
+            key_locals: std::cell::OnceCell::new(),
         }
     }
 

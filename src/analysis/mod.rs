@@ -16,6 +16,7 @@ pub mod forwarding;
 mod found;
 pub mod graph;
 pub mod handlers;
+mod map_keys;
 pub mod program;
 mod reachable;
 mod std_types;

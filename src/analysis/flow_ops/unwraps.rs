@@ -207,11 +207,27 @@ impl Flow<'_, '_> {
             return false;
         }
         match (text::place_key(body, *map), &args[..]) {
-            (Some(place), [key]) => self
-                .key_of(*key)
-                .is_some_and(|key| self.checks.keys.contains(&(place, key))),
+            (Some(place), [key]) => {
+                self.key_of(*key)
+                    .is_some_and(|key| self.checks.keys.contains(&(place.clone(), key)))
+                    || self.is_key_of(*key, &place)
+            }
             _ => false,
         }
+    }
+
+    /// Whether `key` is a local bound to a key of the map at `place` (`for k in m.keys()`).
+    fn is_key_of(&self, key: ExprId, place: &str) -> bool {
+        let body = self.body;
+        let ExprKind::Local(l) = body.expr(body.peel(key)).kind else {
+            return false;
+        };
+        let locals = self
+            .key_locals
+            .get_or_init(|| crate::analysis::map_keys::key_locals(body));
+        locals
+            .iter()
+            .any(|&(k, map)| k == l && text::place_key(body, map).as_deref() == Some(place))
     }
 
     /// A map key as a key of `Checks::keys`: the place or literal it is made from, however it

@@ -126,6 +126,10 @@ pub enum Invariant {
     Excluded,
 }
 
+/// In [`Summary::index`]: the bound is a constant a caller passes (`clip(text, 500)`), a
+/// cut fixed by the program rather than an offset computed from the data.
+pub const CONSTANT_BOUND: u16 = u16::MAX;
+
 #[derive(Clone, Debug)]
 pub struct PanicSite {
     pub owner: Option<ClosureId>,
@@ -142,6 +146,69 @@ pub struct PanicSite {
     pub invariant: Option<Invariant>,
     /// Parameters whose values reach an index or slice bound here.
     pub params: Vec<u16>,
+    /// A slice whose bounds the code computes from the data and nothing says may miss: it
+    /// can panic only where a caller chooses a bound (see `flow/slice_bounds.rs`).
+    pub computed_bounds: bool,
+    /// What says a slice's bound may miss, when something does.
+    pub risk: Option<BoundRisk>,
+}
+
+/// Why a slice's bound may fall outside the sliced value or inside one of its characters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoundRisk {
+    /// A literal or constant offset (`&s[..500]`, `&s[1..end]`).
+    FixedCut,
+    /// A subtraction, which wraps (or panics in a debug build) below zero.
+    MayWrap,
+    /// `..=n`: one past `n`.
+    InclusiveEnd,
+    /// The length of another value.
+    OtherLength,
+    /// An offset found in, read into or counted over another value.
+    OffsetOfOther,
+    /// A count of chars used as a byte offset.
+    CharCount,
+    /// A step past a found pattern further than its known ASCII bytes.
+    StepPastPattern,
+    /// Text cut at a byte count (`if s.len() > max { &s[..max] }`, `n.min(s.len())`).
+    CutAtLength,
+    /// A cursor checked against the length of another value.
+    MeasuredAgainstOther,
+}
+
+impl BoundRisk {
+    /// Why the slice can panic, for the finding's note.
+    pub fn why(self) -> &'static str {
+        match self {
+            BoundRisk::FixedCut => {
+                "a bound is a fixed offset: input shorter than it, or a start past the end, makes the range invalid"
+            }
+            BoundRisk::MayWrap => {
+                "a bound is a subtraction: when the right side is larger it underflows (a panic in debug builds, a huge offset in release)"
+            }
+            BoundRisk::InclusiveEnd => {
+                "an inclusive end (`..=n`) reaches one byte past `n`, beyond the end when `n` is the length"
+            }
+            BoundRisk::OtherLength => {
+                "a bound is the length of another value, not of the one sliced"
+            }
+            BoundRisk::OffsetOfOther => {
+                "a bound is an offset into another value (found in it, read into it, or made by a helper from its own copy), not into the one sliced"
+            }
+            BoundRisk::CharCount => {
+                "a bound counts characters, not bytes: after the first multi-byte character it is no byte offset"
+            }
+            BoundRisk::StepPastPattern => {
+                "a bound steps past a found pattern further than the pattern's ASCII bytes: it can land inside the next character"
+            }
+            BoundRisk::CutAtLength => {
+                "the text is cut at a byte count (a length limit), not at a character"
+            }
+            BoundRisk::MeasuredAgainstOther => {
+                "a bound was checked against the length of another value: a lowercased or converted copy can be shorter, and its characters sit at other offsets"
+            }
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -333,7 +400,8 @@ pub struct Summary {
     pub ret: Val,
     /// Per parameter: what it flows into (`SINK_*` bits).
     pub sinks: Vec<u8>,
-    /// Parameters that reach an index or slice bound, and where.
+    /// Parameters that reach an index or slice bound, and where; [`CONSTANT_BOUND`] for a
+    /// bound a call in this fn (or below) fixes to a constant.
     pub index: Vec<(u16, Site)>,
     /// Parameters put into a success result, and where (in this fn or a callee): a fn that
     /// wraps whatever it is given into a success is one site, however many callers hand it

@@ -29,6 +29,7 @@ mod forwards;
 mod handler_args;
 mod name_parse;
 mod search_loops;
+mod slice_bounds;
 mod tail_arms;
 mod variants;
 
@@ -153,6 +154,10 @@ pub struct Checks {
     /// `s.starts_with(p)` for an ASCII literal `p`: the place `s` and `p`'s length in bytes,
     /// so `&s[k..]` for `k` up to that length is in bounds and on a char boundary.
     pub ascii_prefix: HashSet<(String, usize)>,
+    /// `s.len() > max` (any order, any of `<`, `<=`, `>`, `>=`): the place `s` and the place
+    /// `max` (or each local of a sum there, `i + 7`), so `&s[..max]` is a cut at a byte count,
+    /// not at an offset found in `s`, and `&t[i..i + 7]` slices `t` at an offset of `s`.
+    pub length_against: HashSet<(String, String)>,
 }
 
 /// Analyses fn `func`; returns its facts and summary.

@@ -11,13 +11,19 @@ impl Flow<'_, '_> {
     pub(super) fn index(&mut self, id: ExprId, base: ExprId, index: ExprId, bracket: Sp) -> Val {
         let bv = self.eval(base);
         let iv = self.eval(index);
-        let params: Vec<u16> = iv
-            .iter()
-            .filter_map(|o| match o.fact {
-                Fact::Param(k) => Some(k),
-                _ => None,
-            })
-            .collect();
+        let bounds = self
+            .range_bounds
+            .get(&index)
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
+        let mut params: Vec<u16> = Vec::new();
+        for o in iv.iter().chain(bounds.iter().flat_map(Val::iter)) {
+            if let Fact::Param(k) = o.fact
+                && !params.contains(&k)
+            {
+                params.push(k);
+            }
+        }
         let place = super::text::place_key(self.body, base);
         let checked = place
             .as_ref()
@@ -31,12 +37,7 @@ impl Flow<'_, '_> {
         let shape = super::text::index_can_panic(self.body, index);
         let base_ty = self.resolved_base_is_sequence(base);
         // A range's value is no number: its bounds' provenance is kept beside it.
-        let chosen = !params.is_empty()
-            || self.range_bounds.get(&index).is_some_and(|bounds| {
-                bounds
-                    .iter()
-                    .any(|b| b.iter().any(|o| matches!(o.fact, Fact::Param(_))))
-            });
+        let chosen = !params.is_empty();
         let splits_text = self.text_prefix_can_split(base, index, chosen);
         // `items[0]` of a list the caller sends: it may be empty (or shorter).
         let caller_sized = matches!(self.body.expr(index).kind, ExprKind::Lit(Lit::Int(_)))
@@ -54,6 +55,12 @@ impl Flow<'_, '_> {
             } else {
                 PanicKind::Index
             };
+            let risk = if kind == PanicKind::Index {
+                None
+            } else {
+                self.bounds_may_miss(base, index, kind == PanicKind::TextSplit)
+            };
+            let computed_bounds = kind != PanicKind::Index && risk.is_none();
             let span = Sp {
                 start: self.body.expr(base).span.start,
                 end: bracket.end,
@@ -77,6 +84,8 @@ impl Flow<'_, '_> {
                 within: self.open.last().copied(),
                 invariant: None,
                 params,
+                computed_bounds,
+                risk,
             });
         }
         // A member read out of an object by its key is that member: the object's own
@@ -212,10 +221,22 @@ impl Flow<'_, '_> {
         ) {
             return;
         }
-        for side in [lhs, rhs] {
+        let relational = !matches!(op, BinOp::Eq | BinOp::Ne);
+        for (side, other) in [(lhs, rhs), (rhs, lhs)] {
             if let Some(measured) = self.length_of(side, 0)
                 && let Some(p) = super::text::place_key(self.body, measured)
             {
+                // A view of the same bytes (`s.as_bytes()`) measures `s`.
+                let root = root_place(self.body, measured);
+                if relational && let Some(root) = root {
+                    let mut against: Vec<String> = super::text::place_key(self.body, other)
+                        .into_iter()
+                        .collect();
+                    terms_of(self.body, other, &mut against, 0);
+                    for o in against {
+                        self.checks.length_against.insert((root.clone(), o));
+                    }
+                }
                 self.checks.length.insert(p);
             }
         }
@@ -237,4 +258,66 @@ impl Flow<'_, '_> {
             _ => None,
         }
     }
+}
+
+/// The locals a sum or difference is made of (`i + 7` → `i`): a cursor compared with a
+/// length.
+pub(super) fn terms_of(body: &Body, e: ExprId, out: &mut Vec<String>, depth: u8) {
+    match &body.expr(body.peel(e)).kind {
+        ExprKind::Binary {
+            op: BinOp::Add | BinOp::Sub,
+            lhs,
+            rhs,
+        } if depth < 4 => {
+            terms_of(body, *lhs, out, depth + 1);
+            terms_of(body, *rhs, out, depth + 1);
+        }
+        ExprKind::Local(l) => out.push(body.local(*l).name.to_string()),
+        _ => {}
+    }
+}
+
+/// The value a view of the same bytes was taken from (`let b = s.as_bytes();` → `s`, `let t =
+/// &a.doc;` → `a.doc`): its length and offsets are that value's.
+pub(super) fn same_bytes(body: &Body, e: ExprId, depth: u8) -> ExprId {
+    let e = body.peel(e);
+    match &body.expr(e).kind {
+        ExprKind::Local(l) if depth < 4 && !super::found::is_assigned(body, *l) => {
+            match body.local(*l).init {
+                Some(init) if is_view(body, init) => same_bytes(body, init, depth + 1),
+                _ => e,
+            }
+        }
+        ExprKind::MethodCall { receiver, .. } if is_view(body, e) => {
+            same_bytes(body, *receiver, depth + 1)
+        }
+        _ => e,
+    }
+}
+
+/// Whether `e` is another name for the bytes of a place: a borrow of it, a local, a field, or
+/// a view or copy of it (`s.as_bytes()`, `s.as_str()`, `s.clone()`).
+fn is_view(body: &Body, e: ExprId) -> bool {
+    match &body.expr(body.peel(e)).kind {
+        ExprKind::Local(_) | ExprKind::Field { .. } | ExprKind::SelfValue => true,
+        ExprKind::MethodCall { method, args, .. } => {
+            args.is_empty()
+                && matches!(
+                    method.as_str(),
+                    "as_bytes"
+                        | "as_str"
+                        | "as_ref"
+                        | "clone"
+                        | "to_string"
+                        | "to_owned"
+                        | "to_vec"
+                )
+        }
+        _ => false,
+    }
+}
+
+/// The place whose bytes `e` is (see [`same_bytes`]).
+pub(super) fn root_place(body: &Body, e: ExprId) -> Option<String> {
+    super::text::place_key(body, same_bytes(body, e, 0))
 }

@@ -136,6 +136,15 @@ fn bind_plain(body: &Body, pat: PatId, value: ExprId, out: &mut HashMap<LocalId,
         ExprKind::MethodCall {
             receiver, method, ..
         } if matches!(method.as_str(), "unwrap" | "expect") => *receiver,
+        // `let i = match s.find(..) { Some(i) => i, _ => return .. };`: `let else` spelt out.
+        ExprKind::Match { scrutinee, arms }
+            if arms
+                .iter()
+                .all(|a| unwraps_itself(body, a) || diverges(body, a.body))
+                && arms.iter().any(|a| unwraps_itself(body, a)) =>
+        {
+            *scrutinee
+        }
         _ => return,
     };
     while let ExprKind::MethodCall {
@@ -151,6 +160,21 @@ fn bind_plain(body: &Body, pat: PatId, value: ExprId, out: &mut HashMap<LocalId,
     if let Some(found) = search(body, inner) {
         out.insert(local, found);
     }
+}
+
+/// `Some(i) => i` (or `Ok(n) => n`): an arm that hands out the found value itself; with every
+/// other arm leaving (`return`, `continue`), the `let` holds the search's value.
+fn unwraps_itself(body: &Body, arm: &crate::model::ir::Arm) -> bool {
+    let PatKind::TupleStruct { path, elems } = &body.pat(arm.pat).kind else {
+        return false;
+    };
+    let ([inner], Some(last)) = (elems.as_slice(), path.last()) else {
+        return false;
+    };
+    (last == "Some" || last == "Ok")
+        && arm.guard.is_none()
+        && matches!(body.pat(*inner).kind, PatKind::Bind { local, sub: None }
+            if matches!(body.expr(body.peel(arm.body)).kind, ExprKind::Local(l) if l == local))
 }
 
 /// `s.find(p)` / `s.rfind(p)`: the searched value and the pattern's ASCII length;

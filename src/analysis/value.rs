@@ -99,6 +99,9 @@ pub enum Fact {
     /// A value of one variant of a crate enum (a hash of `Enum::Variant`, see
     /// `Flow::variant_of`): a fn that `match`es on it takes that variant's arm only.
     Variant(u32),
+    /// A byte offset into a string a called fn made for itself (a copy it searched, a
+    /// trimmed view): it is no position in any string the caller has.
+    ForeignOffset,
     /// A number this analysis does not follow (a sum with an untracked term, a compound
     /// assignment): it stops a sum from passing for a boundary or a constant.
     Untracked,

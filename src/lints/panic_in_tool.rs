@@ -3,7 +3,7 @@
 
 use super::cx::{Cx, Reach};
 use super::{Lint, declare_lint};
-use crate::analysis::facts::{PanicKind, PanicSite};
+use crate::analysis::facts::{CONSTANT_BOUND, PanicKind, PanicSite};
 use crate::analysis::graph;
 use crate::analysis::program::{FnId, Site};
 use crate::diagnostic::Finding;
@@ -51,20 +51,35 @@ pub(crate) fn admitted(cx: &Cx<'_>, f: FnId, site: &PanicSite, reach: Reach) -> 
     if !in_handler && !cx.runs_tools(reach.handler) {
         return None;
     }
-    // Slicing with a computed bound (`&text[..500.min(text.len())]` splits a UTF-8 character)
-    // counts anywhere; other indexing in a helper only with a bound the arguments choose.
-    if site.kind == PanicKind::Index && !in_handler {
-        let chosen = site.at.is_some_and(|at| {
-            cx.a.summaries[handler as usize]
-                .index
-                .iter()
-                .any(|(_, s)| *s == Site { func: f, expr: at })
-        });
-        if !chosen {
-            return None;
-        }
+    // Slicing with a cut the code fixes (`&text[..500.min(text.len())]` splits a UTF-8
+    // character) counts anywhere; other indexing in a helper, and slicing at offsets the code
+    // computes from the data, only with a bound the arguments (or a constant) choose.
+    if ((site.kind == PanicKind::Index && !in_handler) || site.computed_bounds)
+        && chosen_by(cx, f, site, &reach).next().is_none()
+    {
+        return None;
     }
     Some(reach)
+}
+
+/// What chooses a bound of an index site in fn `f`, as the handler reached so sees it: its
+/// parameters, or [`CONSTANT_BOUND`] for a constant a call on the way passes (a slice's cut
+/// only; an element index the code fixes is its own business).
+fn chosen_by<'a>(
+    cx: &'a Cx<'_>,
+    f: FnId,
+    site: &'a PanicSite,
+    reach: &Reach,
+) -> impl Iterator<Item = u16> + 'a {
+    let handler = cx.a.program.node(reach.handler).func;
+    let at = site.at.map(|expr| Site { func: f, expr });
+    cx.a.summaries[handler as usize]
+        .index
+        .iter()
+        .filter(move |&&(k, s)| {
+            Some(s) == at && (k != CONSTANT_BOUND || site.kind != PanicKind::Index)
+        })
+        .map(|&(k, _)| k)
 }
 
 impl Lint for PanicInTool {
@@ -157,6 +172,16 @@ pub(crate) fn reported(
         PanicKind::Exit => "the server exits: every request in flight is lost",
         _ => "if this panics, the client gets no response for this request",
     });
+    // Why the bound may miss: the request's arguments choose it, or what the walk saw.
+    let from_arguments =
+        site.kind != PanicKind::Index && chosen_by(cx, f, site, reach).any(|k| k != CONSTANT_BOUND);
+    if from_arguments {
+        finding = finding.note("a bound comes from the request's arguments: the caller can send one past the end, or a start after the end");
+    } else if let Some(risk) = site.risk {
+        finding = finding.note(risk.why());
+    } else if site.computed_bounds {
+        finding = finding.note("a caller passes a fixed offset as the bound: input shorter than it makes the range invalid");
+    }
     if site.kind == PanicKind::TextSplit {
         finding = finding.note("a byte offset can fall inside a multi-byte character (`é` is 2 bytes, `😀` 4): slicing there panics however long the text is known to be in bytes");
     }

@@ -57,7 +57,7 @@ impl Flow<'_, '_> {
     }
 
     /// A char boundary of a string parameter, returned, is one of whatever string a caller
-    /// passes there; a boundary of the fn's own strings means nothing to a caller.
+    /// passes there; a boundary of the fn's own strings is no position in the caller's.
     fn boundaries_of_params(&self, ret: &mut Val) {
         let body = self.body;
         let param_of = |of: u32| {
@@ -80,9 +80,10 @@ impl Flow<'_, '_> {
                     ascii_after,
                     length,
                 };
+            } else if let Fact::Boundary { .. } = o.fact {
+                o.fact = Fact::ForeignOffset;
             }
         }
-        ret.retain(|o| !matches!(o.fact, Fact::Boundary { .. }));
     }
 
     pub(super) fn summary(&self, params: usize) -> Summary {

@@ -668,14 +668,26 @@ impl Flow<'_, '_> {
                 }
             }
             for &(k, site) in &summary.index {
-                if let Some(a) = args.get(k as usize) {
-                    for o in a.iter() {
-                        if let Fact::Param(p) = o.fact
-                            && self.index.len() < 16
-                            && !self.index.contains(&(p, site))
-                        {
-                            self.index.push((p, site));
-                        }
+                let arg = args.get(k as usize);
+                // Only a constant is a cut the program fixes; a counter that starts at one
+                // is not.
+                let constant = arg.is_some_and(|a| {
+                    !a.is_empty() && a.iter().all(|o| matches!(o.fact, Fact::Int(n) if n != 0))
+                });
+                let chosen: Vec<u16> = if k == CONSTANT_BOUND || constant {
+                    vec![CONSTANT_BOUND]
+                } else {
+                    arg.into_iter()
+                        .flat_map(Val::iter)
+                        .filter_map(|o| match o.fact {
+                            Fact::Param(p) => Some(p),
+                            _ => None,
+                        })
+                        .collect()
+                };
+                for p in chosen {
+                    if self.index.len() < 16 && !self.index.contains(&(p, site)) {
+                        self.index.push((p, site));
                     }
                 }
             }

@@ -403,6 +403,15 @@ impl Flow<'_, '_> {
                 if method == "block_on" && vals.len() == 1 {
                     return vals[0].clone();
                 }
+                if NUMERIC_COMBINATORS.contains(&method) {
+                    let mut out = Val::default();
+                    for v in std::iter::once(rv).chain(&vals) {
+                        for o in v.iter().filter(|o| matches!(o.fact, Fact::Param(_))) {
+                            out.push(*o);
+                        }
+                    }
+                    return out;
+                }
                 if PASSTHROUGH.contains(&method) {
                     if matches!(method, "to_string" | "into" | "to_owned") {
                         return self.to_text(rv, id);

@@ -52,6 +52,22 @@ const PASSTHROUGH: &[&str] = &[
     "unwrap_or_default",
 ];
 
+/// Integer methods whose result is one of their operands or made from them: a number the
+/// caller chose stays chosen through them (`args.count.min(16)`).
+const NUMERIC_COMBINATORS: &[&str] = &[
+    "min",
+    "max",
+    "clamp",
+    "saturating_add",
+    "saturating_sub",
+    "saturating_mul",
+    "wrapping_add",
+    "wrapping_sub",
+    "abs_diff",
+    "div_ceil",
+    "next_multiple_of",
+];
+
 impl Flow<'_, '_> {
     pub(super) fn origin(&self, fact: Fact, at: ExprId) -> Origin {
         Origin {

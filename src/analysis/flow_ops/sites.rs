@@ -225,6 +225,8 @@ impl Flow<'_, '_> {
             within: self.open.last().copied(),
             invariant,
             params: Vec::new(),
+            computed_bounds: false,
+            risk: None,
         });
     }
 }

@@ -158,6 +158,9 @@ pub struct Checks {
     /// `max` (or each local of a sum there, `i + 7`), so `&s[..max]` is a cut at a byte count,
     /// not at an offset found in `s`, and `&t[i..i + 7]` slices `t` at an offset of `s`.
     pub length_against: HashSet<(String, String)>,
+    /// `i < s.len()` (or `s.len() > i`): the place `s` (through views of its bytes) and the
+    /// cursor `i`, so `s[i..]` is not empty.
+    pub length_below: HashSet<(String, String)>,
 }
 
 /// Analyses fn `func`; returns its facts and summary.

@@ -222,6 +222,21 @@ impl Flow<'_, '_> {
             return;
         }
         let relational = !matches!(op, BinOp::Eq | BinOp::Ne);
+        // `i < s.len()` / `s.len() > i`: the cursor is below the length.
+        let below = match op {
+            BinOp::Lt => Some((rhs, lhs)),
+            BinOp::Gt => Some((lhs, rhs)),
+            _ => None,
+        };
+        if let Some((len, cursor)) = below
+            && let Some(measured) = self.length_of(len, 0)
+            && let (Some(place), Some(cursor)) = (
+                root_place(self.body, measured),
+                super::text::place_key(self.body, self.body.peel(cursor)),
+            )
+        {
+            self.checks.length_below.insert((place, cursor));
+        }
         for (side, other) in [(lhs, rhs), (rhs, lhs)] {
             if let Some(measured) = self.length_of(side, 0)
                 && let Some(p) = super::text::place_key(self.body, measured)

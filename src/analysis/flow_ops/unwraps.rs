@@ -96,6 +96,11 @@ impl Flow<'_, '_> {
     /// v.into_iter().next().unwrap() }`, `if s.starts_with(p) { s.strip_prefix(p).unwrap() }`.
     pub(super) fn checked_before(&self, receiver: ExprId) -> bool {
         let (root, first) = text::chain_root(self.body, receiver);
+        if matches!(first.as_deref(), Some("chars" | "bytes" | "char_indices"))
+            && self.rest_is_nonempty(text::chain_start(self.body, receiver))
+        {
+            return true;
+        }
         let Some(root) = root else { return false };
         let c = &self.checks;
         // One step that keeps the variant (`slot.as_mut().unwrap()` after `slot.is_none()`
@@ -117,6 +122,30 @@ impl Flow<'_, '_> {
             ) => c.length.contains(&root),
             _ => false,
         }
+    }
+
+    /// `s[i..]` after `i < s.len()` (a cursor compared with the length of `s`, or of a view
+    /// of its bytes): the rest holds at least one char, so its first is there.
+    fn rest_is_nonempty(&self, e: ExprId) -> bool {
+        let body = self.body;
+        let ExprKind::Index { base, index, .. } = body.expr(body.peel(e)).kind else {
+            return false;
+        };
+        let ExprKind::Range {
+            start: Some(start),
+            end: None,
+            ..
+        } = body.expr(index).kind
+        else {
+            return false;
+        };
+        let (Some(place), Some(cursor)) = (
+            crate::analysis::flow_index::root_place(body, base),
+            text::place_key(body, body.peel(start)),
+        ) else {
+            return false;
+        };
+        self.checks.length_below.contains(&(place, cursor))
     }
 
     pub(super) fn note_method_checks(&mut self, receiver: ExprId, method: &str, args: &[ExprId]) {

@@ -524,6 +524,7 @@ impl<'p, 'a> Flow<'p, 'a> {
                 value,
                 compound,
             } => {
+                self.note_assigned_variant(*place, *value);
                 self.assign(*place, *value, *compound);
                 Val::default()
             }

@@ -148,6 +148,23 @@ impl Flow<'_, '_> {
         self.checks.length_below.contains(&(place, cursor))
     }
 
+    /// `x = Some(..)` (or `Ok(..)`): after it, `x.unwrap()` finds that variant, as after
+    /// `x.is_some()`.
+    pub(crate) fn note_assigned_variant(&mut self, place: ExprId, value: ExprId) {
+        let body = self.body;
+        let ExprKind::Call { func, args } = &body.expr(body.peel(value)).kind else {
+            return;
+        };
+        let wraps = matches!(&body.expr(*func).kind,
+            ExprKind::Path(p) if p.last().is_some_and(|l| l == "Some" || l == "Ok"));
+        if wraps
+            && args.len() == 1
+            && let Some(place) = text::place_key(body, place)
+        {
+            self.checks.variant.insert(place);
+        }
+    }
+
     pub(super) fn note_method_checks(&mut self, receiver: ExprId, method: &str, args: &[ExprId]) {
         // `x.as_ref().is_some_and(..)` checks `x`.
         let receiver = match &self.body.expr(self.body.peel(receiver)).kind {

@@ -170,6 +170,8 @@ pub enum BoundRisk {
     CharCount,
     /// A step past a found pattern further than its known ASCII bytes.
     StepPastPattern,
+    /// A step past the bytes a scan tested to be ASCII (`bytes[i] == b'%'`, then `i + 3`).
+    StepPastTestedBytes,
     /// Text cut at a byte count (`if s.len() > max { &s[..max] }`, `n.min(s.len())`).
     CutAtLength,
     /// A cursor checked against the length of another value.
@@ -200,6 +202,9 @@ impl BoundRisk {
             }
             BoundRisk::StepPastPattern => {
                 "a bound steps past a found pattern further than the pattern's ASCII bytes: it can land inside the next character"
+            }
+            BoundRisk::StepPastTestedBytes => {
+                "a bound steps past the bytes the scan tested to be ASCII: the bytes after them can be part of a multi-byte character"
             }
             BoundRisk::CutAtLength => {
                 "the text is cut at a byte count (a length limit), not at a character"

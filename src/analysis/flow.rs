@@ -161,6 +161,10 @@ pub struct Checks {
     /// `i < s.len()` (or `s.len() > i`): the place `s` (through views of its bytes) and the
     /// cursor `i`, so `s[i..]` is not empty.
     pub length_below: HashSet<(String, String)>,
+    /// `bytes[i + j] == b'%'` (or `bytes.get(i + j) == Some(&b'%')`) for an ASCII byte, with
+    /// `bytes` a view of text `s`: the place `s`, the cursor `i` and the offset `j`. Those
+    /// bytes are ASCII, so offsets past them up to there are char boundaries.
+    pub ascii_bytes: HashSet<(String, String, u8)>,
 }
 
 /// Analyses fn `func`; returns its facts and summary.
@@ -481,6 +485,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             }
             ExprKind::Binary { op, lhs, rhs } => {
                 self.note_length_check(*op, *lhs, *rhs);
+                self.note_byte_test(*op, *lhs, *rhs);
                 let l = self.eval(*lhs);
                 let r = self.eval(*rhs);
                 if *op == BinOp::Add {

@@ -257,6 +257,38 @@ impl Flow<'_, '_> {
         }
     }
 
+    /// `bytes[i + j] == b'%'`, `bytes.get(i + j) == Some(&b'%')`: an ASCII byte of the text
+    /// `bytes` views, at a cursor and an offset from it.
+    pub(super) fn note_byte_test(&mut self, op: BinOp, lhs: ExprId, rhs: ExprId) {
+        if op != BinOp::Eq {
+            return;
+        }
+        let body = self.body;
+        for (probe, byte) in [(lhs, rhs), (rhs, lhs)] {
+            if !is_ascii_byte(body, byte) {
+                continue;
+            }
+            let (base, at) = match &body.expr(body.peel(probe)).kind {
+                ExprKind::Index { base, index, .. } => (*base, *index),
+                ExprKind::MethodCall {
+                    receiver,
+                    method,
+                    args,
+                    ..
+                } if method == "get" && args.len() == 1 => (*receiver, args[0]),
+                _ => continue,
+            };
+            let (Some(place), Some((cursor, offset))) =
+                (root_place(body, base), cursor_offset(body, at))
+            else {
+                continue;
+            };
+            if self.checks.ascii_bytes.len() < MAX_BYTE_TESTS {
+                self.checks.ascii_bytes.insert((place, cursor, offset));
+            }
+        }
+    }
+
     /// The value whose length `e` is: `v.len()`, or a local holding it that is never
     /// assigned again (`let total = v.len();`).
     fn length_of(&self, e: ExprId, depth: u8) -> Option<ExprId> {
@@ -335,4 +367,40 @@ fn is_view(body: &Body, e: ExprId) -> bool {
 /// The place whose bytes `e` is (see [`same_bytes`]).
 pub(super) fn root_place(body: &Body, e: ExprId) -> Option<String> {
     super::text::place_key(body, same_bytes(body, e, 0))
+}
+
+/// How many byte tests a fn's checks keep: a scanner tests a handful of offsets.
+const MAX_BYTE_TESTS: usize = 64;
+
+/// `b'%'` with an ASCII value, or `Some(&b'%')`.
+fn is_ascii_byte(body: &Body, e: ExprId) -> bool {
+    match &body.expr(body.peel(e)).kind {
+        ExprKind::Lit(Lit::Byte(b)) => b.is_ascii(),
+        ExprKind::Call { func, args } => {
+            matches!(&body.expr(*func).kind, ExprKind::Path(p) if p.last().is_some_and(|l| l == "Some"))
+                && matches!(&args[..], [a] if is_ascii_byte(body, *a))
+        }
+        _ => false,
+    }
+}
+
+/// `i` → (`i`, 0), `i + 2` → (`i`, 2): a cursor and a small offset from it.
+fn cursor_offset(body: &Body, e: ExprId) -> Option<(String, u8)> {
+    match &body.expr(body.peel(e)).kind {
+        ExprKind::Local(l) => Some((body.local(*l).name.to_string(), 0)),
+        ExprKind::Binary {
+            op: BinOp::Add,
+            lhs,
+            rhs,
+        } => {
+            let ExprKind::Lit(Lit::Int(j)) = body.expr(body.peel(*rhs)).kind else {
+                return None;
+            };
+            let ExprKind::Local(l) = body.expr(body.peel(*lhs)).kind else {
+                return None;
+            };
+            Some((body.local(l).name.to_string(), u8::try_from(j).ok()?))
+        }
+        _ => None,
+    }
 }

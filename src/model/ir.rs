@@ -56,6 +56,8 @@ pub enum Lit {
     Char(char),
     Int(i64),
     Bool(bool),
+    /// A byte literal (`b'%'`).
+    Byte(u8),
     Other,
 }
 

@@ -81,6 +81,7 @@ fn lit_of(lit: &syn::Lit) -> Lit {
         syn::Lit::Int(i) => i.base10_parse::<i64>().map_or(Lit::Other, Lit::Int),
         syn::Lit::Char(c) => Lit::Char(c.value()),
         syn::Lit::Bool(b) => Lit::Bool(b.value),
+        syn::Lit::Byte(b) => Lit::Byte(b.value()),
         _ => Lit::Other,
     }
 }

@@ -134,9 +134,13 @@ impl Flow<'_, '_> {
                     && let Some((k, offset)) = step(*rhs)
                         .map(|k| (k, *lhs))
                         .or_else(|| step(*lhs).map(|k| (k, *rhs)))
-                    && self.steps_past_pattern(offset, k)
                 {
-                    return Some(BoundRisk::StepPastPattern);
+                    if self.steps_past_pattern(offset, k) {
+                        return Some(BoundRisk::StepPastPattern);
+                    }
+                    if sliced.text && self.steps_past_tested_bytes(offset, k, sliced) {
+                        return Some(BoundRisk::StepPastTestedBytes);
+                    }
                 }
                 [*lhs, *rhs]
                     .into_iter()
@@ -219,6 +223,26 @@ impl Flow<'_, '_> {
             }
             _ => false,
         }
+    }
+
+    /// `i + k` on text where a byte scan tested fewer than `k` ASCII bytes from `i` on
+    /// (`bytes[i] == b'%'` then `&s[i + 1..i + 3]`): the bytes past those may be part of a
+    /// multi-byte character. A cursor no byte test looked at is judged as before.
+    fn steps_past_tested_bytes(&self, offset: ExprId, k: i64, sliced: &Sliced) -> bool {
+        let body = self.body;
+        let (&ExprKind::Local(l), Some(place)) =
+            (&body.expr(body.peel(offset)).kind, &sliced.place)
+        else {
+            return false;
+        };
+        let cursor = body.local(l).name.to_string();
+        let tested = |j: u8| {
+            self.checks
+                .ascii_bytes
+                .contains(&(place.clone(), cursor.clone(), j))
+        };
+        let run = (0..=u8::MAX).take_while(|&j| tested(j)).count();
+        run > 0 && usize::try_from(k).is_ok_and(|k| k > run)
     }
 
     /// `i + k` where `i` is where a string search found a pattern with fewer than `k` known

@@ -4,6 +4,7 @@
 //! conversions, and the sites these reveal (error codes, failures put into successes).
 
 mod calls;
+mod infallible;
 mod literals;
 mod macros;
 mod methods;

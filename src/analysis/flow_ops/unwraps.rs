@@ -33,6 +33,7 @@ impl Flow<'_, '_> {
         if serialization
             || write_to_memory
             || text::is_constant(body, inner)
+            || self.cannot_fail_on_input(inner)
             || self.checked_before(inner)
             || self.finds_entry(inner)
         {

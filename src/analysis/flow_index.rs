@@ -25,9 +25,18 @@ impl Flow<'_, '_> {
             }
         }
         let place = super::text::place_key(self.body, base);
-        let checked = place
-            .as_ref()
-            .is_some_and(|p| self.checks.length.contains(p))
+        // A slice whose bound the arguments choose is safe after a length check only when that
+        // bound is what the check compared (`if n <= v.len() { &v[..n] }`), not after any
+        // check of the length (`if v.len() < 2 { return }` says nothing of `n`).
+        let range = matches!(self.body.expr(index).kind, ExprKind::Range { .. });
+        let length_checked = if range && !params.is_empty() {
+            self.bound_compared_with_length(base, index)
+        } else {
+            place
+                .as_ref()
+                .is_some_and(|p| self.checks.length.contains(p))
+        };
+        let checked = length_checked
             || place
                 .as_ref()
                 .is_some_and(|p| self.past_checked_prefix(p, index))
@@ -95,6 +104,24 @@ impl Flow<'_, '_> {
             bv.retain(|o| o.fact != Fact::ErrJson);
         }
         bv
+    }
+
+    /// Whether a term of a range's bounds was compared with the length of the sliced value.
+    fn bound_compared_with_length(&self, base: ExprId, index: ExprId) -> bool {
+        let body = self.body;
+        let ExprKind::Range { start, end, .. } = body.expr(index).kind else {
+            return false;
+        };
+        let Some(place) = root_place(body, base) else {
+            return false;
+        };
+        let mut terms = Vec::new();
+        for b in [start, end].into_iter().flatten() {
+            bound_terms(body, b, &mut terms, 0);
+        }
+        terms
+            .into_iter()
+            .any(|t| self.checks.length_against.contains(&(place.clone(), t)))
     }
 
     /// `&s[p.len()..]` after `s.starts_with(p)`: the prefix is there, so its end is in bounds
@@ -402,5 +429,54 @@ fn cursor_offset(body: &Body, e: ExprId) -> Option<(String, u8)> {
             Some((body.local(l).name.to_string(), u8::try_from(j).ok()?))
         }
         _ => None,
+    }
+}
+
+/// The places a bound is computed from, through locals never assigned again, sums and
+/// differences, `min`/`max` and both branches of an `if` (`let i = n - 1;` → `i`, `n`).
+fn bound_terms(body: &Body, e: ExprId, out: &mut Vec<String>, depth: u8) {
+    if depth > 6 || out.len() > 16 {
+        return;
+    }
+    let e = body.peel(e);
+    out.extend(super::text::place_key(body, e));
+    match &body.expr(e).kind {
+        ExprKind::Local(l) if !super::found::is_assigned(body, *l) => {
+            if let Some(init) = body.local(*l).init {
+                bound_terms(body, init, out, depth + 1);
+            }
+        }
+        ExprKind::Binary {
+            op: BinOp::Add | BinOp::Sub,
+            lhs,
+            rhs,
+        } => {
+            bound_terms(body, *lhs, out, depth + 1);
+            bound_terms(body, *rhs, out, depth + 1);
+        }
+        ExprKind::MethodCall {
+            receiver,
+            method,
+            args,
+            ..
+        } if matches!(
+            method.as_str(),
+            "min" | "max" | "saturating_sub" | "saturating_add"
+        ) =>
+        {
+            bound_terms(body, *receiver, out, depth + 1);
+            for &a in args.iter() {
+                bound_terms(body, a, out, depth + 1);
+            }
+        }
+        ExprKind::If {
+            then,
+            els: Some(els),
+            ..
+        } => {
+            bound_terms(body, body.value_of(*then), out, depth + 1);
+            bound_terms(body, body.value_of(*els), out, depth + 1);
+        }
+        _ => {}
     }
 }

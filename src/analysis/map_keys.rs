@@ -53,11 +53,10 @@ pub fn key_locals(body: &Body) -> Vec<(LocalId, ExprId)> {
             }
             _ => continue,
         };
-        if let (Some(local), Some(map)) = (
-            pat.and_then(|p| bound_local(body, p)),
-            map_of_keys(body, items, 0),
-        ) {
-            out.push((local, map));
+        if let Some(local) = pat.and_then(|p| bound_local(body, p)) {
+            let mut maps = Vec::new();
+            maps_of_keys(body, items, 0, &mut maps);
+            out.extend(maps.into_iter().map(|map| (local, map)));
         }
     }
     out
@@ -75,11 +74,12 @@ fn bound_local(body: &Body, mut p: crate::model::ir::PatId) -> Option<LocalId> {
     None
 }
 
-/// The map whose keys `e` yields: `m.keys()`, some of them (`filter`, `difference`, ..), or a
-/// never reassigned local collected from them.
-fn map_of_keys(body: &Body, e: ExprId, depth: u32) -> Option<ExprId> {
-    if depth > 8 {
-        return None;
+/// The maps whose keys `e` yields: `m.keys()`, some of them (`filter`, `difference`, ..), a
+/// never reassigned local collected from them, and for an intersection the keys of both sets'
+/// maps (its items are in both).
+fn maps_of_keys(body: &Body, e: ExprId, depth: u32, out: &mut Vec<ExprId>) {
+    if depth > 8 || out.len() > 4 {
+        return;
     }
     match &body.expr(body.peel(e)).kind {
         ExprKind::MethodCall {
@@ -87,13 +87,25 @@ fn map_of_keys(body: &Body, e: ExprId, depth: u32) -> Option<ExprId> {
             method,
             args,
             ..
-        } if method == "keys" && args.is_empty() => Some(*receiver),
+        } if method == "keys" && args.is_empty() => out.push(*receiver),
         ExprKind::MethodCall {
-            receiver, method, ..
-        } if SUBSET_ADAPTERS.contains(&method.as_str()) => map_of_keys(body, *receiver, depth + 1),
-        ExprKind::Local(l) if !super::found::is_assigned(body, *l) => {
-            map_of_keys(body, body.local(*l).init?, depth + 1)
+            receiver,
+            method,
+            args,
+            ..
+        } if SUBSET_ADAPTERS.contains(&method.as_str()) => {
+            maps_of_keys(body, *receiver, depth + 1, out);
+            if method == "intersection"
+                && let [other] = &args[..]
+            {
+                maps_of_keys(body, *other, depth + 1, out);
+            }
         }
-        _ => None,
+        ExprKind::Local(l) if !super::found::is_assigned(body, *l) => {
+            if let Some(init) = body.local(*l).init {
+                maps_of_keys(body, init, depth + 1, out);
+            }
+        }
+        _ => {}
     }
 }

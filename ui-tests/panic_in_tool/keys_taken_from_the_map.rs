@@ -1,7 +1,8 @@
 //@ dep: rmcp = "1.6"
 // A key taken from a map itself (its `keys()`, some of them, or a set collected from them and
 // the elements of its difference or intersection with another set) is one the map has:
-// `get(k).unwrap()` finds its entry. A key of another map can be missing (reported).
+// `get(k).unwrap()` finds its entry; an element of an intersection is a key of both sets'
+// maps. A key of another map can be missing (reported), so can one only here taken to there.
 use std::collections::{HashMap, HashSet};
 
 use rmcp::handler::server::wrapper::Parameters;
@@ -32,6 +33,18 @@ impl Inventory {
         let there: HashSet<&String> = s.there.keys().collect();
         let counts: Vec<u32> = here.difference(&there).map(|item| *s.here.get(*item).unwrap()).collect();
         format!("{counts:?}")
+    }
+
+    #[tool(description = "Items in both, with both counts")]
+    async fn both(&self, Parameters(s): Parameters<Stock>) -> String {
+        let here: HashSet<&String> = s.here.keys().collect();
+        let there: HashSet<&String> = s.there.keys().collect();
+        let pairs: Vec<(u32, u32)> = here
+            .intersection(&there)
+            .map(|item| (*s.here.get(*item).unwrap(), *s.there.get(*item).unwrap()))
+            .collect();
+        let gone: Vec<u32> = here.difference(&there).map(|item| *s.there.get(*item).unwrap()).collect();
+        format!("{pairs:?} {gone:?}")
     }
 
     #[tool(description = "Counts there of the items here (reported)")]

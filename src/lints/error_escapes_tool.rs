@@ -107,22 +107,8 @@ fn finding(cx: &Cx<'_>, site: &ProtocolSite) -> Option<Finding> {
             Applicability::MaybeIncorrect,
         ));
     }
-    // A tool whose success is no result type (`Result<String, E>`) must return one first,
-    // where the SDK's error result is a value the tool returns (not an `Err` it converts).
-    let ret = cx.a.types.ret(site.func);
-    // (A closure's return type is not written: nothing is known to change.)
-    let retype = if site.in_handler
-        && !cx.handlers.closures.contains(&site.handler)
-        && error_result.starts_with("Ok(")
-        && !sdk.can_return_error_result(role, ret)
-    {
-        format!(
-            "make the tool return `{}` (its successes wrapped in one), then ",
-            sdk.result_type_names()
-                .first()
-                .copied()
-                .unwrap_or("CallToolResult")
-        )
+    let retype = if site.in_handler {
+        retype_first(cx, site.handler, site.func, &error_result)
     } else {
         String::new()
     };
@@ -193,4 +179,34 @@ fn is_path(text: &str) -> bool {
         && text
             .chars()
             .all(|c| c.is_alphanumeric() || c == '_' || c == ':')
+}
+
+/// "make the tool return `CallToolResult` .., then " when tool fn `func` (the body of handler
+/// `handler`) cannot return the SDK's error result as it is written: its success is no result
+/// type (`String`, `Result<String, E>`), and the error result is a value the tool returns (not
+/// an `Err` the SDK converts). A closure's return type is not written: nothing is said.
+pub(crate) fn retype_first(
+    cx: &Cx<'_>,
+    handler: crate::analysis::program::NodeId,
+    func: crate::analysis::program::FnId,
+    error_result: &str,
+) -> String {
+    let Some(sdk) = cx.sdk else {
+        return String::new();
+    };
+    let role = cx.node_role(handler);
+    if cx.handlers.closures.contains(&handler)
+        || !matches!(role, Role::Tool | Role::TraitTool)
+        || !error_result.starts_with("Ok(")
+        || sdk.can_return_error_result(role, cx.a.types.ret(func))
+    {
+        return String::new();
+    }
+    format!(
+        "make the tool return a `Result` of `{}` (its successes wrapped in one), then ",
+        sdk.result_type_names()
+            .first()
+            .copied()
+            .unwrap_or("CallToolResult")
+    )
 }

@@ -207,9 +207,10 @@ pub(crate) fn reported(
         (PanicKind::Unwrap | PanicKind::Expect, true, _) => cx.sdk.filter(|s| s.error_channel_known()).map_or_else(
             || "handle the `Err`/`None` case and report it as a tool error".to_string(),
             |sdk| {
+                let error_result = sdk.error_result(cx.node_role(reach.handler), "e.to_string()");
                 format!(
-                    "handle the failure and report it as a tool error:\n    let value = match result {{\n        Ok(value) => value,\n        Err(e) => return {},\n    }};",
-                    sdk.error_result(cx.node_role(reach.handler), "e.to_string()")
+                    "{}handle the failure and report it as a tool error:\n    let value = match result {{\n        Ok(value) => value,\n        Err(e) => return {error_result},\n    }};",
+                    super::error_escapes_tool::retype_first(cx, reach.handler, handler_fn, &error_result)
                 )
             },
         ),

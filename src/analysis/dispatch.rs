@@ -68,6 +68,7 @@ impl Dispatch {
                 arms.extend(&a.facts[f as usize].parsed_name_arms);
                 let selects = !arms.is_empty()
                     || looks_up_by_name(body, names)
+                    || calls_lookup_by_name(a, f, body, names)
                     || calls_found_by_name(body, names);
                 selects.then_some((f, arms))
             })
@@ -106,6 +107,11 @@ impl Dispatch {
                             d.dispatchers.extend(path);
                         }
                     }
+                }
+                if entered && arm_calls_held_value(body, span) {
+                    // The lookup on the way only found the tool; this arm runs what it found
+                    // (`let h = registry.get_tool(name); h(args).await`): it dispatches.
+                    d.dispatchers.push(f);
                 }
                 if !entered && is_selector(f) {
                     d.dispatchers.push(f);
@@ -191,10 +197,19 @@ impl Dispatch {
             if std::mem::replace(&mut self.protocol[g as usize], true) {
                 continue;
             }
+            let body = &a.program.def(g).body;
             for exit in &a.facts[g as usize].exits {
                 for o in exit.err.iter() {
                     if o.fact == Fact::Returned && o.site.func == g {
                         queue.extend(targets_of(g, o.site.expr));
+                        // A dispatcher handing back what a tool held in its registry returns.
+                        if self.dispatchers.contains(&g)
+                            && calls_held_value(body, body.peel(o.site.expr))
+                            && !self.registry_protocol
+                        {
+                            self.registry_protocol = true;
+                            queue.extend(self.registered.iter().copied());
+                        }
                     }
                 }
             }
@@ -203,7 +218,6 @@ impl Dispatch {
             if !self.dispatchers.contains(&g) {
                 continue;
             }
-            let body = &a.program.def(g).body;
             for r in &a.facts[g as usize].returns {
                 for o in r.val.iter() {
                     if o.fact != Fact::ErrValue || o.site.func != g || o.part == Part::Err {
@@ -233,6 +247,39 @@ fn looks_up_by_name(body: &Body, names: &[LocalId]) -> bool {
             if matches!(method.as_str(), "get" | "get_mut")
                 && args.len() == 1
                 && super::text::mentions_name_given(body, args[0], names))
+    })
+}
+
+/// Whether the body hands the tool's name to a crate fn that looks a tool up by it
+/// (`registry.get_tool(name)` whose body is `self.tools.get(name).cloned()`): a lookup by the
+/// name, one call away.
+fn calls_lookup_by_name(a: &Analysis<'_>, f: FnId, body: &Body, names: &[LocalId]) -> bool {
+    a.resolved[f as usize].calls.iter().any(|call| {
+        let args: &[ExprId] = match &body.expr(call.expr).kind {
+            ExprKind::MethodCall { args, .. } | ExprKind::Call { args, .. } => args,
+            _ => return false,
+        };
+        let given: Vec<usize> = args
+            .iter()
+            .enumerate()
+            .filter(|&(_, &arg)| super::text::mentions_name_given(body, arg, names))
+            .map(|(k, _)| k)
+            .collect();
+        !given.is_empty()
+            && call.targets.iter().any(|&t| {
+                let def = a.program.def(t);
+                a.program.is_own(t) && t != f && {
+                    let params: Vec<LocalId> = given
+                        .iter()
+                        .filter_map(|&k| def.params.get(k))
+                        .filter_map(|p| match def.body.pat(p.pat).kind {
+                            crate::model::ir::PatKind::Bind { local, .. } => Some(local),
+                            _ => None,
+                        })
+                        .collect();
+                    !params.is_empty() && looks_up_by_name(&def.body, &params)
+                }
+            })
     })
 }
 
@@ -304,6 +351,15 @@ fn found_by_search(body: &Body, e: ExprId) -> bool {
     local.unwraps.or(local.init).is_some_and(|v| {
         matches!(&body.expr(body.peel(body.value_of(v))).kind, ExprKind::MethodCall { args, .. }
             if args.iter().any(|&a| matches!(body.expr(a).kind, ExprKind::Closure(_))))
+    })
+}
+
+/// Whether the arm spanning `span` calls a value held in a local (what a lookup found).
+fn arm_calls_held_value(body: &Body, span: crate::model::ir::Sp) -> bool {
+    body.exprs.iter().enumerate().any(|(i, e)| {
+        e.span.start >= span.start
+            && e.span.end <= span.end
+            && u32::try_from(i).is_ok_and(|id| calls_held_value(body, id))
     })
 }
 

@@ -135,9 +135,12 @@ fn forward_finding(cx: &Cx<'_>, site: &ProtocolSite, tool: FnId, code: &str) -> 
     } else {
         "this arm"
     };
-    // The fn handed on is a tool of its own, or a fn the tool's arm calls (`read_args(..)?`).
+    // The fn handed on is a tool of its own, or a fn the tool's arm calls (`read_args(..)?`),
+    // or one of the tools a registry lookup finds.
     let callee = cx.a.program.def(tool).name.clone();
-    let failure = if cx.handlers.role(tool) == Role::Tool {
+    let failure = if site.forwards_held {
+        "a failure of the tool it looked up".to_string()
+    } else if cx.handlers.role(tool) == Role::Tool {
         format!("a failure of tool `{callee}`")
     } else {
         format!("the failure of `{callee}`, called in a tool's arm,")

@@ -47,6 +47,9 @@ pub struct ProtocolSite {
     /// The tool fn whose failure a hand-rolled dispatcher hands on here as its own `Err`,
     /// into an answer its callers also give to request errors (see `forwards`).
     pub forwards: Option<FnId>,
+    /// What `forwards` hands on is a value held in a local (a tool a registry lookup found):
+    /// `forwards` stands for every tool it can run.
+    pub forwards_held: bool,
 }
 
 /// Why a protocol error a tool's exit carries is not reported at this tool.
@@ -88,6 +91,7 @@ impl ProtocolSite {
             wraps_err: false,
             early_return_macro: exit.kind == ExitKind::Macro,
             forwards: None,
+            forwards_held: false,
         }
     }
 
@@ -353,6 +357,7 @@ fn exit_sites(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Vec<ProtocolSite
             wraps_err: false,
             early_return_macro: false,
             forwards: None,
+            forwards_held: false,
         });
     }
     // An `Err` of another type in a tool whose every `Err` is a protocol error (trait

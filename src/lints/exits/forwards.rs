@@ -33,6 +33,7 @@ pub(super) fn forward_site(cx: &Cx<'_>, h: NodeId, hf: FnId, exit: &Exit) -> Opt
     };
     Some(ProtocolSite {
         forwards: Some(tool),
+        forwards_held: forwards_held_value(cx, hf, exit),
         ..ProtocolSite::at_exit(h, hf, exit, exit_span(cx, hf, exit, None), protocol)
     })
 }
@@ -52,6 +53,37 @@ fn forwarded_into_answer(cx: &Cx<'_>, hf: FnId, exit: &Exit) -> Option<FnId> {
             .copied()
             .filter(|_| super::made_in_tool_arm(cx, hf, exit))
     })
+    .or_else(|| held_tool(cx, hf, exit))
+}
+
+/// For an exit that hands on what a value held in a local returns (`handler(args).await`,
+/// the tool a registry lookup found): a tool fn whose `Err` is answered with a JSON-RPC
+/// error, standing for the registered tools that call can run, or the dispatcher itself when
+/// the registered tools are closures.
+fn held_tool(cx: &Cx<'_>, hf: FnId, exit: &Exit) -> Option<FnId> {
+    if !forwards_held_value(cx, hf, exit) {
+        return None;
+    }
+    let tool_fn = cx.a.program.fn_ids().find(|&t| {
+        cx.handlers.role(t) == Role::Tool && cx.handlers.channels[t as usize] == Channel::Protocol
+    });
+    tool_fn.or_else(|| (!cx.handlers.protocol_closures.is_empty()).then_some(hf))
+}
+
+/// Whether `exit` of `hf` hands on the result of calling a value held in a local.
+pub(super) fn forwards_held_value(cx: &Cx<'_>, hf: FnId, exit: &Exit) -> bool {
+    let body = &cx.a.program.def(hf).body;
+    let mut value = match (exit.kind, &body.expr(exit.at).kind) {
+        (ExitKind::Question, ExprKind::Try { expr, .. }) => *expr,
+        (ExitKind::Return, ExprKind::Return(Some(v))) => *v,
+        (ExitKind::Tail, _) => exit.at,
+        _ => return false,
+    };
+    while let ExprKind::Await(inner) = &body.expr(value).kind {
+        value = *inner;
+    }
+    matches!(&body.expr(value).kind, ExprKind::Call { func, .. }
+        if matches!(body.expr(*func).kind, ExprKind::Local(_)))
 }
 
 /// Whether the dispatcher's `Err` carries more than its tools' failures: some error exit of

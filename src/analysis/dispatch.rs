@@ -58,6 +58,11 @@ impl Dispatch {
             protocol: vec![false; program.fn_count()],
             ..Dispatch::default()
         };
+        // Fns that look a tool up by a name their callers hand them (`tools.get(name)`).
+        let mut lookups = vec![false; program.fn_count()];
+        for &f in &own {
+            lookups[f as usize] = looks_up_by_name(&program.def(f).body, &a.tool_names[f as usize]);
+        }
         // Fns that select a tool by its name: a `match` on it, or a registry lookup by it.
         let selectors: Vec<(FnId, Vec<ExprId>)> = own
             .iter()
@@ -68,7 +73,7 @@ impl Dispatch {
                 arms.extend(&a.facts[f as usize].parsed_name_arms);
                 let selects = !arms.is_empty()
                     || looks_up_by_name(body, names)
-                    || calls_lookup_by_name(a, f, body, names)
+                    || calls_lookup_by_name(a, f, body, names, &lookups)
                     || calls_found_by_name(body, names);
                 selects.then_some((f, arms))
             })
@@ -250,36 +255,29 @@ fn looks_up_by_name(body: &Body, names: &[LocalId]) -> bool {
     })
 }
 
-/// Whether the body hands the tool's name to a crate fn that looks a tool up by it
-/// (`registry.get_tool(name)` whose body is `self.tools.get(name).cloned()`): a lookup by the
-/// name, one call away.
-fn calls_lookup_by_name(a: &Analysis<'_>, f: FnId, body: &Body, names: &[LocalId]) -> bool {
+/// Whether fn `f` hands the tool's name to a crate fn that looks a tool up by a name its
+/// callers hand it (`registry.get_tool(name)` whose body is `self.tools.get(name).cloned()`):
+/// a lookup by the name, one call away. `lookups`: per fn, whether it is such a lookup.
+fn calls_lookup_by_name(
+    a: &Analysis<'_>,
+    f: FnId,
+    body: &Body,
+    names: &[LocalId],
+    lookups: &[bool],
+) -> bool {
     a.resolved[f as usize].calls.iter().any(|call| {
-        let args: &[ExprId] = match &body.expr(call.expr).kind {
-            ExprKind::MethodCall { args, .. } | ExprKind::Call { args, .. } => args,
-            _ => return false,
-        };
-        let given: Vec<usize> = args
-            .iter()
-            .enumerate()
-            .filter(|&(_, &arg)| super::text::mentions_name_given(body, arg, names))
-            .map(|(k, _)| k)
-            .collect();
-        !given.is_empty()
-            && call.targets.iter().any(|&t| {
-                let def = a.program.def(t);
-                a.program.is_own(t) && t != f && {
-                    let params: Vec<LocalId> = given
-                        .iter()
-                        .filter_map(|&k| def.params.get(k))
-                        .filter_map(|p| match def.body.pat(p.pat).kind {
-                            crate::model::ir::PatKind::Bind { local, .. } => Some(local),
-                            _ => None,
-                        })
-                        .collect();
-                    !params.is_empty() && looks_up_by_name(&def.body, &params)
-                }
-            })
+        let into_lookup = !call.may
+            && call
+                .targets
+                .iter()
+                .any(|&t| t != f && lookups.get(t as usize).copied().unwrap_or(false));
+        into_lookup
+            && match &body.expr(call.expr).kind {
+                ExprKind::MethodCall { args, .. } | ExprKind::Call { args, .. } => args
+                    .iter()
+                    .any(|&arg| super::text::mentions_name_given(body, arg, names)),
+                _ => false,
+            }
     })
 }
 

@@ -498,3 +498,66 @@ trait Store: Send + Sync {
     );
     assert_eq!(seen[0], seen[1]);
 }
+
+/// A hand-rolled server answers a tool's failure with the code its own error object carries:
+/// a tool whose error text is about its arguments does not make that -32602 when the
+/// dispatcher's answer writes -32603. The tool's path names no code it does not know.
+#[test]
+fn a_hand_rolled_tool_failure_has_no_code_the_server_does_not_send() {
+    let code = r#"use serde_json::{Value, json};
+use std::io::BufRead;
+
+fn halve(args: &Value) -> Result<Value, String> {
+    let n = args["n"].as_f64().ok_or("argument n must be a number")?;
+    Ok(json!(n / 2.0))
+}
+
+fn call(params: &Value) -> Result<Value, String> {
+    match params["name"].as_str() {
+        Some("halve") => halve(&params["arguments"]),
+        _ => Err("unknown tool".to_string()),
+    }
+}
+
+fn main() {
+    for line in std::io::stdin().lock().lines().map_while(Result::ok) {
+        let Ok(request) = serde_json::from_str::<Value>(&line) else { continue };
+        let id = request["id"].clone();
+        let outcome = match request["method"].as_str() {
+            Some("tools/call") => call(&request["params"]),
+            _ => Err("method not found".to_string()),
+        };
+        let reply = match outcome {
+            Ok(v) => json!({ "jsonrpc": "2.0", "id": id, "result": { "content": [{ "type": "text", "text": v.to_string() }] } }),
+            Err(e) => json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32603, "message": e } }),
+        };
+        println!("{reply}");
+    }
+}
+"#;
+    let dir = common::scratch_crate(
+        "hand_rolled_codes",
+        &["serde_json = \"1\"".to_string()],
+        &[("src/main.rs", code)],
+    );
+    let (contract, stderr, _) = contract(&dir, &[]);
+    let halve = contract["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|t| t["name"] == "halve")
+        .unwrap_or_else(|| panic!("no tool `halve`: {stderr}\n{contract:#}"));
+    let codes: Vec<&Value> = halve["failures"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| f["channel"] == "jsonrpc_error")
+        .map(|f| &f["code"])
+        .collect();
+    assert!(!codes.is_empty(), "{contract:#}");
+    assert!(
+        codes.iter().all(|c| c.is_null() || *c == -32603),
+        "a code the server does not send: {codes:?}\n{contract:#}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

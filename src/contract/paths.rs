@@ -249,7 +249,13 @@ pub(super) fn protocol_failures(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Fai
             },
             lint,
         );
-        if channel == Channel::JsonrpcError {
+        // A server that writes its own responses answers with the code its dispatcher's error
+        // object carries, not one the tool's error type suggests: unless the tool wrote the
+        // code itself, it is not known here (the dispatcher's row has it when it is).
+        let answered_elsewhere = site.exempt == Some(Exempt::AnsweredByDispatcher)
+            && p.code.is_none()
+            && cx.sdk.is_some_and(|s| s.writes_own_responses());
+        if channel == Channel::JsonrpcError && !answered_elsewhere {
             f.code = if site.is_validation() && lint.is_some() {
                 code_of(cx, ErrorCtor::InvalidParams, p.code).or(Some(-32602))
             } else {

@@ -433,7 +433,7 @@ fn cursor_offset(body: &Body, e: ExprId) -> Option<(String, u8)> {
 }
 
 /// The places a bound is computed from, through locals never assigned again, sums and
-/// differences, `min`/`max` and both branches of an `if` (`let i = n - 1;` → `i`, `n`).
+/// differences, integer combinators (`min`, `saturating_sub`, ..) and both branches of an `if` (`let i = n - 1;` → `i`, `n`).
 fn bound_terms(body: &Body, e: ExprId, out: &mut Vec<String>, depth: u8) {
     if depth > 6 || out.len() > 16 {
         return;
@@ -459,11 +459,7 @@ fn bound_terms(body: &Body, e: ExprId, out: &mut Vec<String>, depth: u8) {
             method,
             args,
             ..
-        } if matches!(
-            method.as_str(),
-            "min" | "max" | "saturating_sub" | "saturating_add"
-        ) =>
-        {
+        } if super::flow_ops::NUMERIC_COMBINATORS.contains(&method.as_str()) => {
             bound_terms(body, *receiver, out, depth + 1);
             for &a in args.iter() {
                 bound_terms(body, a, out, depth + 1);

@@ -55,7 +55,7 @@ const PASSTHROUGH: &[&str] = &[
 
 /// Integer methods whose result is one of their operands or made from them: a number the
 /// caller chose stays chosen through them (`args.count.min(16)`).
-const NUMERIC_COMBINATORS: &[&str] = &[
+pub(in crate::analysis) const NUMERIC_COMBINATORS: &[&str] = &[
     "min",
     "max",
     "clamp",

@@ -69,6 +69,52 @@ impl Resolved {
         self.at(expr).map(|i| &self.calls[i as usize])
     }
 
+    /// The fn closure `c` stands for when all it does is call that fn with its own
+    /// parameters, in order (`|args| read(args)`, `|a| async move { read(a).await }`): by
+    /// eta-equivalence the closure and the fn are one handler, so a tool registered either
+    /// way is the same tool at the same place.
+    pub fn eta_target(&self, body: &Body, c: ClosureId) -> Option<FnId> {
+        let closure = body.closure(c);
+        let params: Vec<LocalId> = (closure.params.iter())
+            .map(|&p| match body.pat(p).kind {
+                PatKind::Bind { local, sub: None } => Some(local),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let mut e = body.value_of(closure.body);
+        // Each step goes into a strictly smaller expression; the bound is for hostile nesting.
+        for _ in 0..8 {
+            match &body.expr(e).kind {
+                ExprKind::Await(inner) => e = body.value_of(*inner),
+                ExprKind::Closure(inner) if body.closure(*inner).is_async_block => {
+                    e = body.closure(*inner).body;
+                }
+                // The async block's own body: a block that only gives the call's value.
+                ExprKind::Block {
+                    stmts,
+                    tail: Some(t),
+                    ..
+                } if stmts.is_empty() => e = body.value_of(*t),
+                // `f(a, b)`, or a method of a value the closure captures (`self.f(a, b)`).
+                ExprKind::Call { args, .. } | ExprKind::MethodCall { args, .. } => {
+                    let forwards = args.len() == params.len()
+                        && args.iter().zip(&params).all(
+                            |(&a, p)| matches!(body.expr(a).kind, ExprKind::Local(l) if l == *p),
+                        );
+                    let site = self
+                        .targets(e)
+                        .find(|s| matches!(s.kind, CallKind::Call | CallKind::Method))?;
+                    return match site.targets[..] {
+                        [t] if forwards && !site.may => Some(t),
+                        _ => None,
+                    };
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+
     fn index_by_expr(&mut self) {
         self.by_expr = (self.calls.iter().enumerate())
             .map(|(i, c)| (c.expr, i as u32))

@@ -378,7 +378,11 @@ fn registrations(a: &Analysis<'_>, own: &[FnId], d: &mut Dispatch) {
                 continue;
             };
             for value in values {
-                if let Some(c) = super::program::closure_value(body, value) {
+                let closure = super::program::closure_value(body, value);
+                let forwarded = closure.and_then(|c| a.resolved[f as usize].eta_target(body, c));
+                if let Some(t) = forwarded {
+                    d.registered.push(t);
+                } else if let Some(c) = closure {
                     let node = program.closure_node(f, c);
                     d.registered_closures.push(node);
                     d.closure_names.push((node, key.to_string()));

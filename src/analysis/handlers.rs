@@ -376,7 +376,10 @@ fn registered_handlers(a: &Analysis<'_>, sdk: &dyn Sdk) -> (Vec<NodeId>, Vec<FnI
             for &arg in args {
                 let value = registered_value(body, arg);
                 match &body.expr(value).kind {
-                    ExprKind::Closure(c) => closures.push(program.closure_node(f, *c)),
+                    ExprKind::Closure(c) => match resolved.eta_target(body, *c) {
+                        Some(t) => fns.push(t),
+                        None => closures.push(program.closure_node(f, *c)),
+                    },
                     ExprKind::Path(_) => fns.extend(
                         resolved
                             .at(value)

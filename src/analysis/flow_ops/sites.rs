@@ -56,6 +56,17 @@ impl Flow<'_, '_> {
             // A shared sink is the one place to change: its callers only hand it values.
             let at = match (sink, o.via) {
                 (Some(sink), _) => sink,
+                // Made by a helper this fn calls: that call is where it enters. Made deeper,
+                // in a helper that returns it as a plain value (no `Result` to fail with):
+                // that value is data this fn chose to answer with, and the constructor here is
+                // where the answer must change. A helper that could fail and returned the
+                // failure as its success put it in the wrong side itself.
+                (None, Some(call))
+                    if call.func != self.func
+                        && self.env.types.ret(call.func).as_result().is_none() =>
+                {
+                    self.site(id)
+                }
                 (None, Some(call)) => call,
                 // An error value as it was bound (`Err(e) => success(e)`), and what it
                 // carried, enter the success here; text made from it enters where it is made.

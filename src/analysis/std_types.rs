@@ -279,10 +279,20 @@ pub(super) fn is_text(ty: &Ty) -> bool {
 }
 
 /// The result type of a method on a receiver of unknown type, where the method's name tells
-/// it whatever the receiver: only `as_str`, whose receivers without a known type are
-/// mostly JSON values (`args["path"].as_str()`).
+/// it whatever the receiver: only `as_str` and `as_array`, whose receivers without a known
+/// type are mostly JSON values (`args["path"].as_str()`, `args["ids"].as_array()`).
 pub(super) fn unknown_receiver_method_type(method: &str) -> Option<Ty> {
-    (method == "as_str").then(|| wrap("Option", simple("str")))
+    match method {
+        "as_str" => Some(wrap("Option", simple("str"))),
+        "as_array" => Some(json_array()),
+        _ => None,
+    }
+}
+
+/// What `Value::as_array` gives (serde_json's, and the `toml`/`serde_yaml` values alike): the
+/// list, when the value is one.
+fn json_array() -> Ty {
+    wrap("Option", wrap("Vec", simple("Value")))
 }
 
 /// The result type of a std method on `recv` (only the ones that matter for chains).
@@ -306,6 +316,7 @@ pub(super) fn std_method_type(recv: &Ty, method: &str) -> Option<Ty> {
         // `String::as_str` is the text; `serde_json::Value::as_str` the text if it is one.
         "as_str" if is_text(recv) => Some(simple("str")),
         "as_str" => Some(wrap("Option", simple("str"))),
+        "as_array" => Some(json_array()),
         "trim" | "trim_start" | "trim_end" if is_text(recv) => Some(simple("str")),
         "ok" => payload(recv).cloned().map(|t| wrap("Option", t)),
         "ok_or" | "ok_or_else" => payload(recv).cloned().map(|t| wrap("Result", t)),

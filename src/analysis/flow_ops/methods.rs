@@ -238,6 +238,12 @@ impl Flow<'_, '_> {
                 };
                 let result_like = rv.any(|o| o.part != Part::Plain);
                 if !result_like {
+                    // What a map over the caller's list gives is as many items as the caller
+                    // sent (fewer for `filter_map`): the list's provenance stays.
+                    let mut mapped = mapped;
+                    for o in rv.iter().filter(|o| matches!(o.fact, Fact::Param(_))) {
+                        mapped.push(*o);
+                    }
                     return mapped;
                 }
                 let mapped = if method == "map" {

@@ -49,6 +49,14 @@ const PASSTHROUGH: &[&str] = &[
     "iter",
     "collect",
     "cloned",
+    "copied",
+    // Iterator adapters that keep (some of) the receiver's elements: a list made from the
+    // caller's list by them is as long as the caller chooses.
+    "filter",
+    "filter_map",
+    "skip",
+    "take",
+    "rev",
     "lock",
     "unwrap_or_default",
 ];

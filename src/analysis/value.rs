@@ -8,8 +8,15 @@ use super::program::Site;
 use crate::model::ir::{ExprId, LocalId};
 use crate::sdk::ErrorCtor;
 
-/// At most this many origins are tracked per value; the rest are dropped.
+/// At most this many origins are tracked per value with all their places; past it, an origin
+/// is kept only when it brings a kind of value (a fact on a part) the value does not hold yet.
 pub const MAX_ORIGINS: usize = 256;
+
+/// Room past [`MAX_ORIGINS`] for kinds not held yet: a value made of many like origins (a
+/// `match` of sixty tools, each with its own error sites) still carries the one unlike origin
+/// its last arm adds (the catch-all's unknown-tool error), while hostile input still meets
+/// a bound.
+const MAX_NEW_KINDS: usize = 64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Part {
@@ -194,9 +201,19 @@ impl Val {
     }
 
     pub fn push(&mut self, o: Origin) {
-        if self.0.len() < MAX_ORIGINS && !self.0.contains(&o) {
+        if self.0.contains(&o) {
+            return;
+        }
+        if self.0.len() < MAX_ORIGINS || self.admits_new_kind(&o) {
             self.0.push(o);
         }
+    }
+
+    /// Past [`MAX_ORIGINS`]: whether `o` is a kind of value (fact and part) this one lacks,
+    /// while there is room for such kinds.
+    fn admits_new_kind(&self, o: &Origin) -> bool {
+        self.0.len() < MAX_ORIGINS + MAX_NEW_KINDS
+            && !self.0.iter().any(|h| h.fact == o.fact && h.part == o.part)
     }
 
     pub fn join(&mut self, other: &Val) {
@@ -208,11 +225,14 @@ impl Val {
             return;
         }
         let mut present: std::collections::HashSet<Origin> = self.0.iter().copied().collect();
+        let mut kinds: std::collections::HashSet<(Fact, Part)> =
+            self.0.iter().map(|o| (o.fact, o.part)).collect();
         for o in &other.0 {
-            if self.0.len() >= MAX_ORIGINS {
-                break;
-            }
-            if present.insert(*o) {
+            let new_kind = !kinds.contains(&(o.fact, o.part));
+            let room = self.0.len() < MAX_ORIGINS
+                || (new_kind && self.0.len() < MAX_ORIGINS + MAX_NEW_KINDS);
+            if room && present.insert(*o) {
+                kinds.insert((o.fact, o.part));
                 self.0.push(*o);
             }
         }
@@ -364,5 +384,66 @@ impl Val {
             })
             .copied()
             .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(expr: ExprId, fact: Fact) -> Origin {
+        Origin {
+            fact,
+            part: Part::Err,
+            site: Site { func: 0, expr },
+            via: None,
+            wrap: None,
+            local: None,
+        }
+    }
+
+    /// Many origins of one kind, then one of another kind.
+    fn crowded(n: u32) -> Val {
+        let mut v = Val::default();
+        for e in 0..n {
+            v.push(at(e, Fact::ErrValue));
+        }
+        v
+    }
+
+    #[test]
+    fn a_full_value_still_takes_a_kind_it_lacks() {
+        let mut pushed = crowded(MAX_ORIGINS as u32 + 10);
+        assert_eq!(pushed.iter().count(), MAX_ORIGINS);
+        pushed.push(at(9_999, Fact::Param(0)));
+        assert!(pushed.any(|o| o.fact == Fact::Param(0)));
+
+        let mut joined = crowded(MAX_ORIGINS as u32);
+        let mut other = crowded(40);
+        other.push(at(9_999, Fact::Param(1)));
+        joined.join(&other);
+        assert!(joined.any(|o| o.fact == Fact::Param(1)));
+    }
+
+    #[test]
+    fn a_full_value_drops_more_of_a_kind_it_holds() {
+        let mut v = crowded(MAX_ORIGINS as u32);
+        v.push(at(9_000, Fact::Param(0)));
+        v.push(at(9_001, Fact::Param(0)));
+        v.push(at(9_002, Fact::ErrValue));
+        assert_eq!(v.iter().count(), MAX_ORIGINS + 1);
+    }
+
+    #[test]
+    fn new_kinds_past_the_bound_are_bounded_too() {
+        let mut v = crowded(MAX_ORIGINS as u32);
+        let mut other = Val::default();
+        for k in 0..1_000u16 {
+            v.push(at(10_000 + u32::from(k), Fact::Param(k)));
+            other.push(at(20_000 + u32::from(k), Fact::Param(k + 1_000)));
+        }
+        assert_eq!(v.iter().count(), MAX_ORIGINS + MAX_NEW_KINDS);
+        v.join(&other);
+        assert_eq!(v.iter().count(), MAX_ORIGINS + MAX_NEW_KINDS);
     }
 }

@@ -328,6 +328,12 @@ pub struct FallbackResult {
     pub at: ExprId,
     pub success: bool,
     pub from_error: bool,
+    /// With `from_error`: where the error that says the tool does not exist was made.
+    pub made: Option<crate::analysis::program::Site>,
+    /// The same answer also carries other failures (the tools' own errors): it must stay a
+    /// tool result for them, so the place to change is where the unknown name's error is
+    /// made.
+    pub shared: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

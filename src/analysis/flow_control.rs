@@ -197,6 +197,8 @@ impl Flow<'_, '_> {
                 at,
                 success,
                 from_error: false,
+                made: None,
+                shared: false,
             });
         }
     }
@@ -485,6 +487,17 @@ impl Flow<'_, '_> {
     fn answering_unknown_name(&self, mut v: Val, branch: ExprId) -> Val {
         if is_plain_text(&v) {
             v.push(self.origin(Fact::ErrText { unknown_tool: true }, branch));
+        }
+        // An `Err` it gives is that answer too, wherever the fn takes it (an exit marks
+        // it the same way: see `exits::as_unknown_tool`).
+        if v.any(|o| o.part == Part::Err) {
+            let err = super::flow::exits::as_unknown_tool(&v.part(Part::Err), self.site(branch));
+            let mut out: Val = Val::default();
+            for o in v.iter().filter(|o| o.part != Part::Err) {
+                out.push(*o);
+            }
+            out.join(&err.tagged(Part::Err));
+            return out;
         }
         v
     }

@@ -40,9 +40,10 @@ pub(super) fn unknown_tool_results(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<
 /// The results fn `f` answers unknown tools with, as failures of the handler reached by
 /// `chain`.
 fn fallback_results_of(cx: &Cx<'_>, f: FnId, chain: &[String], out: &mut Vec<Failure>) {
-    let body = &cx.a.program.def(f).body;
     for result in cx.a.facts[f as usize].fallback_results.iter() {
-        if result.owner.is_some() {
+        if result.owner.is_some()
+            || crate::lints::unknown_tool_as_result::answered_already(cx, result)
+        {
             continue;
         }
         out.push(failure(
@@ -54,7 +55,7 @@ fn fallback_results_of(cx: &Cx<'_>, f: FnId, chain: &[String], out: &mut Vec<Fai
                     Channel::IsError
                 },
                 kind: "unknown_tool",
-                span: cx.span(f, body.expr(result.at).span),
+                span: crate::lints::unknown_tool_as_result::place(cx, f, result).0,
                 func: f,
                 chain: chain.to_vec(),
                 what: "a tool result for an unknown tool".to_string(),

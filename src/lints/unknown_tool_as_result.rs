@@ -5,7 +5,9 @@
 use super::cx::Cx;
 use super::exits::channel;
 use super::{Lint, declare_lint};
-use crate::diagnostic::Finding;
+use crate::analysis::facts::FallbackResult;
+use crate::analysis::program::FnId;
+use crate::diagnostic::{Finding, Span};
 use crate::sdk::{Channel, Role};
 
 declare_lint!(
@@ -40,9 +42,8 @@ impl Lint for UnknownToolAsResult {
             if channel(cx, node) != Channel::Protocol && !sdk.writes_own_responses() {
                 continue;
             }
-            let body = &cx.a.program.def(f).body;
             for r in &cx.a.facts[f as usize].fallback_results {
-                if r.owner.is_some() {
+                if r.owner.is_some() || answered_already(cx, r) {
                     continue;
                 }
                 let kind = if r.success {
@@ -50,16 +51,24 @@ impl Lint for UnknownToolAsResult {
                 } else {
                     "an `isError` tool result"
                 };
-                let mut finding = Finding::new(
-                    Self::NAME,
-                    cx.span(f, body.expr(r.at).span),
-                    format!(
-                        "{} answers an unknown tool name with {kind}",
-                        cx.handler_phrase(node)
-                    ),
-                )
-                .label("the client is told a tool ran, though no such tool exists");
-                if r.from_error {
+                let (at, shared) = place(cx, f, r);
+                let message = format!(
+                    "{} answers an unknown tool name with {kind}",
+                    cx.handler_phrase(node)
+                );
+                let label = "the client is told a tool ran, though no such tool exists";
+                let mut finding = Finding::new(Self::NAME, at, message).label(label);
+                if let Some(answered_at) = shared {
+                    finding = finding
+                        .secondary(
+                            answered_at,
+                            "every tool's error is answered here as a tool result, this one too",
+                        )
+                        .note(
+                            "give the unknown name an error of its own here and answer it with \
+                             a JSON-RPC error where the tools' errors become results",
+                        );
+                } else if r.from_error {
                     finding = finding.note(
                         "this result carries the text of an error that says the tool does not \
                          exist (a lookup by name failed): names no tool has end up here",
@@ -77,4 +86,37 @@ impl Lint for UnknownToolAsResult {
         }
         out
     }
+}
+
+/// Where the answer to an unknown name `r` (found in fn `f`) is to change, and, when it moved
+/// there from the answer itself, the answer's place. An answer that also carries the tools'
+/// own failures must stay a result for them: the place is then where a selection by name
+/// made the unknown name's error. Only a selection by name decides a name is unknown; an
+/// error a lookup helper makes is answered where the dispatcher handed the name on.
+pub(crate) fn place(cx: &Cx<'_>, f: FnId, r: &FallbackResult) -> (Span, Option<Span>) {
+    let answered_at = cx.span(f, cx.a.program.def(f).body.expr(r.at).span);
+    let made = r.made.filter(|_| r.shared).filter(|made| {
+        cx.handlers.role(made.func) == Role::Dispatcher
+            || cx.handlers.continues[made.func as usize].is_some()
+    });
+    match made {
+        Some(made) => (cx.site_span(made), Some(answered_at)),
+        None => (answered_at, None),
+    }
+}
+
+/// Whether the unknown-tool text `r` carries was made inside a catch-all arm's own answer
+/// (`_ => ToolResult::failed(..)`), which is reported itself: a result built again from that
+/// answer's text is the same answer, not a second one.
+pub(crate) fn answered_already(cx: &Cx<'_>, r: &FallbackResult) -> bool {
+    let Some(made) = r.made.filter(|_| r.from_error) else {
+        return false;
+    };
+    let body = &cx.a.program.def(made.func).body;
+    let made_span = body.expr(made.expr).span;
+    cx.a.facts[made.func as usize]
+        .fallback_results
+        .iter()
+        .filter(|other| !other.from_error && other.owner.is_none())
+        .any(|other| body.expr(other.at).span.contains(made_span))
 }

@@ -155,12 +155,23 @@ impl Flow<'_, '_> {
                     Fact::ErrValue | Fact::Foreign { .. } | Fact::Protocol(_)
                 ) && o.part == Part::Plain
                 {
-                    let fact = Fact::ErrText {
-                        unknown_tool: super::methods::says_unknown_tool(o.fact),
+                    let unknown_tool = super::methods::says_unknown_tool(o.fact);
+                    let fact = Fact::ErrText { unknown_tool };
+                    // Text of the error that says the tool does not exist stays where that
+                    // error was made (see `to_text`).
+                    let made = if unknown_tool {
+                        Origin {
+                            fact,
+                            part: Part::Plain,
+                            wrap: None,
+                            ..*o
+                        }
+                    } else {
+                        self.origin(fact, id)
                     };
                     out.push(Origin {
                         local: o.local,
-                        ..self.origin(fact, id)
+                        ..made
                     });
                     if p.debug {
                         out.push(Origin {

@@ -67,13 +67,19 @@ impl Flow<'_, '_> {
         let mut out = Val::default();
         for o in v.iter() {
             match o.fact {
+                // The text of an error that says the tool does not exist stays where that
+                // error was made: the place that decided the name is unknown.
                 Fact::ErrValue | Fact::Foreign { .. } | Fact::Protocol(_) => out.push(Origin {
                     fact: Fact::ErrText {
                         unknown_tool: says_unknown_tool(o.fact),
                     },
                     part: o.part,
-                    site: self.site(at),
-                    via: None,
+                    site: if says_unknown_tool(o.fact) {
+                        o.site
+                    } else {
+                        self.site(at)
+                    },
+                    via: o.via.filter(|_| says_unknown_tool(o.fact)),
                     wrap: None,
                     local: o.local,
                 }),

@@ -135,13 +135,53 @@ impl Flow<'_, '_> {
         };
         let fallback = self.name_fallback > 0;
         if fallback || unknown() {
+            let (made, shared) = if fallback {
+                (None, false)
+            } else {
+                self.unknown_tool_origin(vals)
+            };
             self.facts.fallback_results.push(FallbackResult {
                 owner: self.owner,
                 at,
                 success,
                 from_error: !fallback,
+                made,
+                shared,
             });
         }
+    }
+
+    /// Where the unknown-tool error in `vals` was made, and whether `vals` also carry
+    /// failures made elsewhere (a tool's own error reaches the same answer; the binding of
+    /// the error value itself, `Err(e)`, is none).
+    fn unknown_tool_origin(&self, vals: &[Val]) -> (Option<crate::analysis::program::Site>, bool) {
+        let unknown = |o: &Origin| {
+            matches!(
+                o.fact,
+                Fact::ErrText { unknown_tool: true }
+                    | Fact::Foreign {
+                        unknown_tool: true,
+                        ..
+                    }
+            )
+        };
+        let Some(origin) = vals.iter().flat_map(Val::iter).find(|o| unknown(o)) else {
+            return (None, false);
+        };
+        let span_of = |site: crate::analysis::program::Site| {
+            self.env.program.def(site.func).body.expr(site.expr).span
+        };
+        let made = span_of(origin.site);
+        let others = vals.iter().flat_map(Val::iter).any(|o| {
+            o.part != Part::Ok
+                && !unknown(o)
+                && matches!(
+                    o.fact,
+                    Fact::Foreign { .. } | Fact::ErrText { .. } | Fact::Variant(_)
+                )
+                && !(o.site.func == origin.site.func && made.contains(span_of(o.site)))
+        });
+        (Some(origin.site), others)
     }
 
     /// Integers in `v` become a JSON-RPC error code (through `builder`, a crate fn).

@@ -5,7 +5,7 @@
 // tool that sends it as a success is where the answer must change, once, not where the
 // helper fills the report in.
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, Content};
+use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::{ErrorData as McpError, tool, tool_router};
 
 pub struct Ledger;
@@ -47,6 +47,6 @@ impl Ledger {
     async fn balance(&self, Parameters(q): Parameters<Query>) -> Result<CallToolResult, McpError> {
         let report = balance(&q.account);
         let text = serde_json::to_string(&report).unwrap_or_default();
-        Ok(CallToolResult::success(vec![Content::text(text)]))
+        Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
     }
 }

@@ -5,7 +5,7 @@
 // the caller makes it, possibly empty: its first item is not always there. Checked first,
 // it is.
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, Content};
+use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::{ErrorData, tool, tool_router};
 use serde_json::Value;
 
@@ -22,9 +22,9 @@ impl Stats {
     #[tool(description = "The first value of a JSON list (reported)")]
     async fn head(&self, Parameters(input): Parameters<Input>) -> Result<CallToolResult, ErrorData> {
         let Some(values) = input.data["values"].as_array() else {
-            return Ok(CallToolResult::error(vec![Content::text("values must be a list")]));
+            return Ok(CallToolResult::error(vec![ContentBlock::text("values must be a list")]));
         };
-        Ok(CallToolResult::success(vec![Content::text(values[0].to_string())]))
+        Ok(CallToolResult::success(vec![ContentBlock::text(values[0].to_string())]))
     }
 
     #[tool(description = "The spread of the numbers in a JSON list (reported)")]
@@ -34,21 +34,21 @@ impl Stats {
             .map(|v| v.iter().filter_map(Value::as_f64).collect())
             .unwrap_or_default();
         let sorted: Vec<f64> = numbers.iter().copied().take(100).collect();
-        Ok(CallToolResult::success(vec![Content::text((sorted[sorted.len() - 1] - sorted[0]).to_string())]))
+        Ok(CallToolResult::success(vec![ContentBlock::text((sorted[sorted.len() - 1] - sorted[0]).to_string())]))
     }
 
     #[tool(description = "The first weight, doubled (reported)")]
     async fn double_first(&self, Parameters(input): Parameters<Input>) -> Result<CallToolResult, ErrorData> {
         let doubled: Vec<f64> = input.weights.iter().map(|w| w * 2.0).collect();
-        Ok(CallToolResult::success(vec![Content::text(doubled[0].to_string())]))
+        Ok(CallToolResult::success(vec![ContentBlock::text(doubled[0].to_string())]))
     }
 
     #[tool(description = "The first weight, checked")]
     async fn first_checked(&self, Parameters(input): Parameters<Input>) -> Result<CallToolResult, ErrorData> {
         let positive: Vec<f64> = input.weights.iter().copied().filter(|w| *w > 0.0).collect();
         if positive.is_empty() {
-            return Ok(CallToolResult::error(vec![Content::text("no positive weight")]));
+            return Ok(CallToolResult::error(vec![ContentBlock::text("no positive weight")]));
         }
-        Ok(CallToolResult::success(vec![Content::text(positive[0].to_string())]))
+        Ok(CallToolResult::success(vec![ContentBlock::text(positive[0].to_string())]))
     }
 }

@@ -171,7 +171,12 @@ pub(crate) fn why_text(cx: &Cx<'_>, why: &Origin, at: FnId) -> String {
     let program = &cx.a.program;
     if why.via.is_some() || why.site.func != at {
         let helper = program.name(why.site.func);
-        return format!("the text of `{helper}`, which returns failure text,");
+        // A helper that returns a report or a result object, not text, returns failure data.
+        let ret = cx.a.types.ret(why.site.func);
+        if is_text(ret.as_result().map_or(ret, |(ok, _)| ok)) {
+            return format!("the text of `{helper}`, which returns failure text,");
+        }
+        return format!("the failure report `{helper}` returns");
     }
     let name = why
         .local

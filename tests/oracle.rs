@@ -355,17 +355,28 @@ fn rust_mcp_sdk_wire_matches_the_lints() {
     }
 }
 
+/// The SDKs whose fixed ui-tests are built: rmcp, and the others whose ui-tests get fixes.
+const FIXED_CASE_SDKS: &[&str] = &["rmcp", "tower-mcp", "rust-mcp-sdk"];
+
 /// What a fixed ui-test needs besides its SDK to compile.
 #[test]
-#[ignore = "needs crates.io to build each rmcp version the ui-tests use (slow); .ci/run runs it"]
-fn fixed_rmcp_ui_tests_still_compile_against_the_real_sdk() {
+#[ignore = "needs crates.io to build each SDK version the ui-tests use (slow); .ci/run runs it"]
+fn fixed_ui_tests_still_compile_against_the_real_sdks() {
     if skip() {
         return;
     }
     let mut checked = Vec::new();
     let mut failures = Vec::new();
+    // `MCP_LINT_ORACLE_CASES=text`: only the cases whose path contains it (a local run).
+    let only = std::env::var("MCP_LINT_ORACLE_CASES").ok();
     for case in common::ui_case::all() {
-        let Some(dir) = common::build::buildable_case(&case, "fixed") else {
+        if only
+            .as_deref()
+            .is_some_and(|o| !case.to_string_lossy().contains(o))
+        {
+            continue;
+        }
+        let Some(dir) = common::build::buildable_case_of(&case, "fixed", FIXED_CASE_SDKS) else {
             continue;
         };
         let diff = common::mcp_lint(&dir, &[".", "--diff", "--unsafe-fixes"]);
@@ -400,12 +411,25 @@ fn fixed_rmcp_ui_tests_still_compile_against_the_real_sdk() {
         );
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    if only.is_some() {
+        return;
+    }
     let clean = checked.iter().filter(|(_, e)| e.is_empty()).count();
     assert!(
-        checked.len() >= 10 && clean >= 8,
-        "too few fixed rmcp cases that build: {clean} of {}",
+        checked.len() >= 12 && clean >= 8,
+        "too few fixed cases that build: {clean} of {}",
         checked.len()
     );
+    // Each SDK besides rmcp has fixed cases among them, built against the real crate.
+    for sdk in &FIXED_CASE_SDKS[1..] {
+        let of_sdk = checked.iter().filter(|(case, _)| {
+            std::fs::read_to_string(case).is_ok_and(|s| {
+                s.lines()
+                    .any(|l| l.starts_with(&format!("//@ dep: {sdk} = ")))
+            })
+        });
+        assert!(of_sdk.count() >= 1, "no fixed {sdk} case was built");
+    }
 }
 
 /// The contract of the crate in `dir`, as JSON.

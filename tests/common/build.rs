@@ -30,9 +30,18 @@ const COMPILE_DEPS: &str = "tokio = { version = \"1\", features = [\"full\"] }\n
 /// manifest gets `[workspace]`, the features rmcp's servers need and [`COMPILE_DEPS`]; its
 /// made-up lock file is dropped.
 pub fn buildable_case(case: &Path, prefix: &str) -> Option<PathBuf> {
+    buildable_case_of(case, prefix, &["rmcp"])
+}
+
+/// [`buildable_case`] for a case that depends on one of `sdks` (crate names): rmcp gets the
+/// features its servers need, the others build with their default features.
+pub fn buildable_case_of(case: &Path, prefix: &str, sdks: &[&str]) -> Option<PathBuf> {
     let source = std::fs::read_to_string(case).expect("case");
     let deps = super::ui_case::deps(&source);
-    if !deps.iter().any(|d| d.starts_with("rmcp = ")) {
+    if !deps
+        .iter()
+        .any(|d| sdks.iter().any(|sdk| d.starts_with(&format!("{sdk} = "))))
+    {
         return None;
     }
     let (scratch, _) = super::ui_case::scratch(case).expect("scratch crate");

@@ -1,4 +1,5 @@
 //@ dep: rust-mcp-sdk = "1.0"
+//@ dep: async-trait = "0.1"
 // A CLI that is also a stdio MCP server: shared commands print only `if show_output`, and the
 // MCP handler passes `false`; the CLI's `true` call is in another match arm. Output that the
 // handler does reach is reported.

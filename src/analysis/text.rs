@@ -100,6 +100,44 @@ pub fn mentions_arguments(text: &str) -> bool {
     .any(|w| t.contains(w))
 }
 
+/// The text an expression writes itself: its string literals and format templates, in
+/// source order, joined by spaces. Identifiers are not text: a constant called `MISSING`
+/// says nothing about the message it sends.
+pub fn written_text(body: &Body, e: ExprId) -> String {
+    let within = body.expr(e).span;
+    let mut pieces: Vec<(u32, &str)> = Vec::new();
+    for x in &body.exprs {
+        if x.span.start < within.start || x.span.end > within.end {
+            continue;
+        }
+        match &x.kind {
+            ExprKind::Lit(Lit::Str(s)) => pieces.push((x.span.start, s)),
+            ExprKind::Macro(m) => {
+                if let Some(f) = &m.format {
+                    pieces.push((x.span.start, &f.template));
+                }
+                if let Some(j) = &m.json {
+                    json_strings(j, &mut pieces);
+                }
+            }
+            _ => {}
+        }
+    }
+    pieces.sort_by_key(|&(at, _)| at);
+    let texts: Vec<&str> = pieces.into_iter().map(|(_, t)| t).collect();
+    texts.join(" ")
+}
+
+/// The string values a `json!` literal writes (its keys are structure, not text).
+fn json_strings<'a>(j: &'a Json, out: &mut Vec<(u32, &'a str)>) {
+    match j {
+        Json::Object(members) => members.iter().for_each(|m| json_strings(&m.value, out)),
+        Json::Array(items) => items.iter().for_each(|i| json_strings(i, out)),
+        Json::Lit(Lit::Str(s), at) => out.push((at.start, s)),
+        Json::Lit(..) | Json::Null | Json::Expr(_) => {}
+    }
+}
+
 /// The literal text an expression starts with: a string literal or a format string.
 pub fn message_text(body: &Body, e: ExprId) -> Option<String> {
     match &body.expr(body.peel(e)).kind {

@@ -1,10 +1,11 @@
 //! Error codes written by the crate inside the JSON-RPC reserved range.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::cx::Cx;
 use super::{Lint, declare_lint};
 use crate::diagnostic::{Finding, Span};
+use crate::model::ir::Sp;
 
 declare_lint!(
     ReservedErrorCode,
@@ -52,7 +53,7 @@ impl Lint for ReservedErrorCode {
     fn check(&self, cx: &Cx<'_>) -> Vec<Finding> {
         let mut out = Vec::new();
         let mut seen: HashSet<Span> = HashSet::new();
-        let mut readers: Option<HashSet<u32>> = None;
+        let mut readers: Option<ResourceReads> = None;
         for f in cx.a.program.fn_ids() {
             if !cx.is_own(f) {
                 continue;
@@ -65,8 +66,8 @@ impl Lint for ReservedErrorCode {
                 // by 2026-07-28, still what older protocol versions expect).
                 if code.value == RESOURCE_NOT_FOUND
                     && readers
-                        .get_or_insert_with(|| resource_readers(cx))
-                        .contains(&code.func)
+                        .get_or_insert_with(|| resource_reads(cx))
+                        .answer(code.func, code.span)
                 {
                     continue;
                 }
@@ -106,11 +107,28 @@ impl Lint for ReservedErrorCode {
 
 const RESOURCE_NOT_FOUND: i64 = -32002;
 
-/// Fns that answer `resources/read`: the SDK's resource-read handler, and every fn a
-/// hand-rolled dispatcher's `"resources/read"` arm reaches.
-fn resource_readers(cx: &Cx<'_>) -> HashSet<u32> {
+/// The code that answers `resources/read`: the SDK's resource-read handler and every fn a
+/// hand-rolled dispatcher's `"resources/read"` arm reaches, and the arms themselves.
+struct ResourceReads {
+    fns: HashSet<u32>,
+    arms: HashMap<u32, Vec<Sp>>,
+}
+
+impl ResourceReads {
+    /// Whether code at `span` in fn `func` runs only to answer `resources/read`.
+    fn answer(&self, func: u32, span: Sp) -> bool {
+        self.fns.contains(&func)
+            || self.arms.get(&func).is_some_and(|arms| {
+                arms.iter()
+                    .any(|arm| arm.start <= span.start && span.end <= arm.end)
+            })
+    }
+}
+
+fn resource_reads(cx: &Cx<'_>) -> ResourceReads {
     let program = &cx.a.program;
-    let mut out: HashSet<u32> = HashSet::new();
+    let mut fns: HashSet<u32> = HashSet::new();
+    let mut arms: HashMap<u32, Vec<Sp>> = HashMap::new();
     let mut stack = Vec::new();
     for f in program.fn_ids().filter(|&f| cx.is_own(f)) {
         let def = program.def(f);
@@ -120,6 +138,7 @@ fn resource_readers(cx: &Cx<'_>) -> HashSet<u32> {
         for arm in crate::analysis::dispatch::method_arms(&cx.a.types, &def.body, "resources/read")
         {
             let span = def.body.expr(arm).span;
+            arms.entry(f).or_default().push(span);
             for call in &cx.a.resolved[f as usize].calls {
                 let at = def.body.expr(call.expr).span;
                 if !call.may && at.start >= span.start && at.end <= span.end {
@@ -130,7 +149,7 @@ fn resource_readers(cx: &Cx<'_>) -> HashSet<u32> {
     }
     // Each fn is pushed on the stack once per edge into it, and expanded once.
     while let Some(f) = stack.pop() {
-        if !out.insert(f) {
+        if !fns.insert(f) {
             continue;
         }
         let node = program.fn_node(f);
@@ -140,7 +159,7 @@ fn resource_readers(cx: &Cx<'_>) -> HashSet<u32> {
             }
         }
     }
-    out
+    ResourceReads { fns, arms }
 }
 
 #[cfg(test)]

@@ -57,7 +57,8 @@ pub fn own_error_sites(cx: &Cx<'_>) -> Vec<OwnErrorSite> {
                     continue;
                 }
                 let span = cx.site_span(Site { func: f, expr: at });
-                let text = cx.snippet(span).to_lowercase();
+                let text =
+                    crate::analysis::text::written_text(&program.def(f).body, at).to_lowercase();
                 // "Invalid parameters" answers `params` that fail the `CallToolRequest`
                 // schema: a malformed request, which the spec answers with a protocol error.
                 if crate::analysis::text::mentions_unknown_tool(&text)

@@ -506,7 +506,7 @@ impl Walker<'_, '_> {
             }
             ExprKind::For { pat, iter, body: b } => {
                 let t = self.visit(*iter);
-                self.bind(*pat, t.and_then(|t| element(&t).cloned()));
+                self.bind(*pat, t.and_then(|t| loop_item(&t)));
                 self.visit(*b);
                 None
             }
@@ -585,4 +585,14 @@ impl Walker<'_, '_> {
     fn is_guard_name(&self, name: &str) -> bool {
         name == "catch_unwind" || self.config_guards.iter().any(|g| g == name)
     }
+}
+
+/// What a `for` loop binds for each item of `iter`'s type: an element, or a map's
+/// `(key, value)` entry.
+fn loop_item(iter: &Ty) -> Option<Ty> {
+    let value = element(iter).cloned()?;
+    Some(match crate::analysis::types::map_key(iter) {
+        Some(key) => Ty::Tuple(vec![key, value]),
+        None => value,
+    })
 }

@@ -318,6 +318,22 @@ pub(super) fn std_method_type(recv: &Ty, method: &str) -> Option<Ty> {
         "as_str" => Some(wrap("Option", simple("str"))),
         "as_array" => Some(json_array()),
         "trim" | "trim_start" | "trim_end" if is_text(recv) => Some(simple("str")),
+        // Iterators are typed as the collection they walk (`iter` keeps its receiver's type):
+        // an adapter that keeps the items keeps it; `enumerate` pairs each item with its
+        // index; a map's `keys`/`values` walk one side of its entries.
+        "rev" | "skip" | "take" | "filter" | "skip_while" | "take_while" | "step_by"
+        | "peekable" | "cloned" | "copied" | "inspect" | "fuse"
+            if element(recv).is_some() =>
+        {
+            Some(recv.clone())
+        }
+        "enumerate" => element(recv)
+            .cloned()
+            .map(|t| wrap("Vec", Ty::Tuple(vec![simple("usize"), t]))),
+        "values" | "values_mut" if super::types::is_map(recv) => {
+            element(recv).cloned().map(|t| wrap("Vec", t))
+        }
+        "keys" | "into_keys" => super::types::map_key(recv).map(|t| wrap("Vec", t)),
         "ok" => payload(recv).cloned().map(|t| wrap("Option", t)),
         "ok_or" | "ok_or_else" => payload(recv).cloned().map(|t| wrap("Result", t)),
         _ => None,

@@ -564,6 +564,26 @@ pub fn element(ty: &Ty) -> Option<&Ty> {
     }
 }
 
+/// Whether `ty` is one of the std and common map types, whose items are key-value entries.
+pub fn is_map(ty: &Ty) -> bool {
+    map_key(ty).is_some()
+}
+
+/// The key type of a map type.
+pub fn map_key(ty: &Ty) -> Option<Ty> {
+    match peel(ty) {
+        Ty::Path { path, args }
+            if args.len() == 2
+                && path
+                    .last()
+                    .is_some_and(|l| super::std_types::MAP_TYPES.contains(&l.as_str())) =>
+        {
+            args.first().cloned()
+        }
+        _ => None,
+    }
+}
+
 /// The error type of a fn's declared result, as a comparable name: `Result<T, E>` → `E`'s
 /// path, `anyhow::Result<T>` / `eyre::Result<T>` → their error, `io::Result<T>` → `io::Error`.
 pub fn error_type(ret: &Ty) -> Option<String> {

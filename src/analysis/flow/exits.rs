@@ -103,6 +103,12 @@ impl Flow<'_, '_> {
                 ret.join(&r.val);
             }
         }
+        // The mark of an error bound from a crate call whose errors are known variants adds
+        // nothing to them for a caller, which no longer sees the call.
+        let err = ret.part(Part::Err);
+        ret.retain(|o| {
+            !(o.part == Part::Err && o.fact == Fact::ErrValue && self.wraps_a_variant(&err, o))
+        });
         // Call provenance is this fn's own business.
         ret.retain(|o| o.fact != Fact::Returned);
         self.boundaries_of_params(&mut ret);

@@ -161,7 +161,15 @@ impl Flow<'_, '_> {
 
     /// Whether error origin `o` is the `Err(..)` around one of `err`'s variants (`Err(E::A
     /// { .. })` is one error, recorded both as made there and as of variant `A`).
-    fn wraps_a_variant(&self, err: &Val, o: &Origin) -> bool {
+    pub(crate) fn wraps_a_variant(&self, err: &Val, o: &Origin) -> bool {
+        // The error bound from a crate call (`f(x).map_err(|e| ..)`) is the errors its summary
+        // lists, which `err` holds as they are: variants made however deep in that call.
+        if o.fact == Fact::ErrValue
+            && err.any(|r| r.fact == Fact::Returned && r.site == o.site)
+            && err.any(|v| matches!(v.fact, Fact::Variant(_)) && v.site.func != o.site.func)
+        {
+            return true;
+        }
         let span =
             |s: crate::analysis::program::Site| self.env.program.def(s.func).body.expr(s.expr).span;
         err.any(|v| {

@@ -48,8 +48,8 @@ impl Flow<'_, '_> {
         if let Some(before) = checks_before {
             self.checks = before;
         }
-        let gates = super::text::gates_of(self.body, cond, true);
-        let negated = super::text::gates_of(self.body, cond, false);
+        let gates = super::gates::gates_of(self.body, cond, true);
+        let negated = super::gates::gates_of(self.body, cond, false);
         let then_diverges = super::text::diverges(self.body, then);
         // `if name == "read" { .. } else if .. else { .. }`: each `then` runs a tool, the last
         // `else` answers a name no tool has, as the arms of a `match` on the name do.
@@ -254,7 +254,7 @@ impl Flow<'_, '_> {
         // Serializing the crate's data to JSON does not fail on it (as for `?` and `unwrap`
         // on it): the `Err` branch of that call is no path the tool takes.
         let cannot_fail = self.serializes_to_json(scrutinee);
-        for arm in arms {
+        for (i, arm) in arms.iter().enumerate() {
             if cannot_fail
                 && (is_err_pattern(self.body, arm.pat)
                     || (ok_seen && super::text::is_fallback(self.body, arm.pat)))
@@ -279,7 +279,8 @@ impl Flow<'_, '_> {
             if selects {
                 self.facts.parsed_name_arms.push(arm.body);
             }
-            let v = self.in_branch(group, diverges, Vec::new(), |f| {
+            let gates = super::gates::arm_gates(self.body, scrutinee, arms, i);
+            let v = self.in_branch(group, diverges, gates, |f| {
                 if fallback {
                     f.fallback += 1;
                     if on_name {

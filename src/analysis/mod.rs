@@ -14,6 +14,7 @@ mod flow_index;
 mod flow_ops;
 pub mod forwarding;
 mod found;
+mod gates;
 pub mod graph;
 pub mod handlers;
 mod map_keys;

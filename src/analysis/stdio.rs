@@ -345,7 +345,11 @@ fn arg_values(
             ExprKind::Lit(Lit::Bool(b)) => Some(b),
             ExprKind::Local(l) => {
                 let name = &body.locals[l as usize].name;
-                gated(name).or_else(|| forwarded(name))
+                // A local that holds a condition (`let stdio = matches!(mode, Mode::Stdio)`)
+                // is true where that condition is.
+                super::gates::condition_key(body, x)
+                    .and_then(|key| gated(&key))
+                    .or_else(|| forwarded(name))
             }
             _ => None,
         })

@@ -1,7 +1,6 @@
 //! Readings of IR shapes and texts the flow needs: failure messages, conditions, arms that
 //! catch everything, `?` operands, places that were checked, indexes that can panic.
 
-use super::facts::Gate;
 use crate::model::ir::*;
 
 /// Lower-case prefixes of messages that announce a failure.
@@ -236,80 +235,33 @@ pub fn name_hash(key: &str) -> u32 {
     })
 }
 
-/// Conditions an `if` requires (`positive`) or excludes: flags, fields, argument-less
-/// method calls, `!x`, `a && b` (positive only), `matches!(x, P)`.
-pub fn gates_of(body: &Body, cond: ExprId, positive: bool) -> Vec<Gate> {
-    match &body.expr(cond).kind {
-        ExprKind::Not(inner) => gates_of(body, *inner, !positive),
-        ExprKind::Binary {
-            op: BinOp::And,
-            lhs,
-            rhs,
-        } if positive => {
-            let mut g = gates_of(body, *lhs, true);
-            g.extend(gates_of(body, *rhs, true));
-            g
-        }
-        ExprKind::Binary {
-            op: BinOp::Or,
-            lhs,
-            rhs,
-        } if !positive => {
-            let mut g = gates_of(body, *lhs, false);
-            g.extend(gates_of(body, *rhs, false));
-            g
-        }
-        _ => match condition_key(body, cond) {
-            Some(key) => vec![Gate { key, positive }],
-            None => Vec::new(),
-        },
+/// The value a local is bound to by a plain `let x = e;`, when nothing assigns it again.
+pub fn let_init(body: &Body, local: LocalId) -> Option<ExprId> {
+    let reassigned = body.exprs.iter().any(|e| {
+        matches!(e.kind, ExprKind::Assign { place, .. }
+            if matches!(body.expr(place).kind, ExprKind::Local(l) if l == local))
+    });
+    if reassigned {
+        return None;
     }
-}
-
-/// A condition as a comparable key.
-fn condition_key(body: &Body, e: ExprId) -> Option<String> {
-    match &body.expr(e).kind {
-        ExprKind::Local(_) | ExprKind::Field { .. } => place_key(body, e),
-        ExprKind::MethodCall {
-            receiver,
-            method,
-            args,
-            ..
-        } if args.is_empty() => Some(format!("{}.{method}()", place_key(body, *receiver)?)),
-        ExprKind::Macro(m) if m.name == "matches" => {
-            let subject = place_key(body, *m.args.first()?)?;
-            let pat = m.pat.map(|p| pat_text(body, p)).unwrap_or_default();
-            Some(format!("{subject}~{pat}"))
-        }
-        ExprKind::Binary {
-            op: BinOp::Eq,
-            lhs,
-            rhs,
-        } => {
-            let l = place_key(body, *lhs)?;
-            let r = match &body.expr(*rhs).kind {
-                ExprKind::Path(p) => p.join("::"),
-                ExprKind::Lit(Lit::Str(s)) => format!("{s:?}"),
-                _ => return None,
-            };
-            Some(format!("{l}=={r}"))
-        }
-        _ => None,
-    }
-}
-
-fn pat_text(body: &Body, p: PatId) -> String {
-    match &body.pat(p).kind {
-        PatKind::Path(path) | PatKind::TupleStruct { path, .. } | PatKind::Struct { path, .. } => {
-            path.join("::")
-        }
-        PatKind::Or(cases) => cases
-            .iter()
-            .map(|c| pat_text(body, *c))
-            .collect::<Vec<_>>()
-            .join("|"),
-        _ => String::new(),
-    }
+    body.exprs.iter().find_map(|e| {
+        let ExprKind::Block { stmts, .. } = &e.kind else {
+            return None;
+        };
+        stmts.iter().find_map(|st| match st {
+            Stmt::Let {
+                pat,
+                init: Some(init),
+                els: None,
+                ..
+            } if matches!(body.pat(body.untyped(*pat)).kind,
+                PatKind::Bind { local: l, sub: None } if l == local) =>
+            {
+                Some(*init)
+            }
+            _ => None,
+        })
+    })
 }
 
 /// Whether a block or expression ends by leaving the fn or the process.

@@ -17,8 +17,24 @@ impl Flow<'_, '_> {
         }
         let func = self.func;
         let returned = self.facts.returned_async.clone();
-        for exit in &mut self.facts.exits {
+        // An error of known variants becomes the protocol error through the crate's `From`
+        // impl that picks by variant, whether `?` or `.into()` converts it.
+        let by_variant: Vec<Option<Val>> = self
+            .facts
+            .exits
+            .iter()
+            .map(|exit| {
+                (exit.owner.is_none() && exit.question.is_none())
+                    .then(|| self.converted_by_variant(&exit.err, exit.at))
+                    .flatten()
+            })
+            .collect();
+        for (exit, converted) in self.facts.exits.iter_mut().zip(by_variant) {
             if !exit.owner.is_none_or(|c| returned.contains(&c)) {
+                continue;
+            }
+            if let Some(converted) = converted {
+                exit.err = converted;
                 continue;
             }
             let foreign = exit

@@ -100,9 +100,23 @@ impl Walker<'_, '_> {
             return Some(self.fn_ret(t, owner.as_deref()));
         }
         match recv_ty {
-            Some(recv_ty) => std_method_type(&recv_ty, method),
+            Some(recv_ty) => self
+                .generated_getter(&recv_ty, method, args.len())
+                .or_else(|| std_method_type(&recv_ty, method)),
             None => super::super::std_types::unknown_receiver_method_type(method),
         }
+    }
+
+    /// A method the crate does not define, without arguments, named after a field of the
+    /// crate struct it is called on: the getter a derive macro wrote for that field
+    /// (`#[derive(Getters)]`, `getset`): the field, by reference.
+    fn generated_getter(&self, recv_ty: &Ty, method: &str, args: usize) -> Option<Ty> {
+        if args > 0 {
+            return None;
+        }
+        let owner = type_name(recv_ty)?;
+        let field = self.types.field_ty(owner, method)?;
+        Some(self.types.expand(field))
     }
 
     pub(super) fn method_targets(

@@ -156,6 +156,9 @@ impl Flow<'_, '_> {
         // A method the receiver's type resolves to in the crate is the crate's, whatever it is
         // called: its summary, never what a std or library method of that name would do.
         let own = self.crate_targets(id, CallKind::Method);
+        if !own.is_empty() && args.is_empty() && own.iter().all(|&f| self.is_field_getter(f)) {
+            return rv.clone();
+        }
         if !own.is_empty() {
             let vals = self.eval_all(args);
             let vals = self.with_passed_fields(args, vals);
@@ -415,6 +418,10 @@ impl Flow<'_, '_> {
                 if method == "block_on" && vals.len() == 1 {
                     return vals[0].clone();
                 }
+                // A getter a derive macro wrote for a field is that field.
+                if args.is_empty() && self.generated_getter(receiver, method) {
+                    return rv.clone();
+                }
                 if NUMERIC_COMBINATORS.contains(&method) {
                     let mut out = Val::default();
                     for v in std::iter::once(rv).chain(&vals) {
@@ -447,6 +454,43 @@ impl Flow<'_, '_> {
                     .collect())
             }
         }
+    }
+
+    /// Whether crate fn `f` only hands out a field of its receiver (`&self.limit`,
+    /// `self.name.clone()`): a getter, whose value is the receiver's field as it is, as the
+    /// getter a derive macro writes.
+    fn is_field_getter(&self, f: crate::analysis::program::FnId) -> bool {
+        let def = self.env.program.def(f);
+        let body = &def.body;
+        let Some(root) = body.root else { return false };
+        let mut e = body.value_of(root);
+        loop {
+            match &body.expr(e).kind {
+                ExprKind::Ref(inner) | ExprKind::Deref(inner) => e = *inner,
+                ExprKind::MethodCall {
+                    receiver,
+                    method,
+                    args,
+                    ..
+                } if args.is_empty()
+                    && matches!(method.as_str(), "clone" | "as_ref" | "as_str" | "as_deref") =>
+                {
+                    e = *receiver
+                }
+                ExprKind::Field { base, .. } => {
+                    return matches!(body.expr(body.peel(*base)).kind, ExprKind::SelfValue);
+                }
+                _ => return false,
+            }
+        }
+    }
+
+    /// Whether `receiver.method()`, which the crate does not define, is named after a field
+    /// of the crate struct `receiver` is: the getter a derive macro wrote for it.
+    fn generated_getter(&self, receiver: ExprId, method: &str) -> bool {
+        self.base_ty(receiver, 0)
+            .and_then(crate::analysis::types::type_name)
+            .is_some_and(|owner| self.env.types.field_ty(owner, method).is_some())
     }
 
     /// `Command::new(..)...status()` / `.spawn()` without `.stdout(..)`: the child inherits

@@ -356,10 +356,29 @@ impl Flow<'_, '_> {
             }
         }
         let outer = self.owner.replace(c);
-        let v = self.eval(def.body);
+        let (exits, returns) = (self.facts.exits.len(), self.facts.returns.len());
+        let mut v = self.eval(def.body);
         let tail = self.body.closure_value(c);
         self.finish_body(tail, v.clone());
         self.owner = outer;
+        // A closure's `?` and `return` leave the closure, not the fn: what they hand back is
+        // the closure's value too (`.map(|s| { let id = parse(s)?; Ok(id) }).collect()`).
+        // An `async` block's are its future's output, followed where the future is returned.
+        if def.is_async_block {
+            return v;
+        }
+        for e in self.facts.exits[exits.min(self.facts.exits.len())..]
+            .iter()
+            .filter(|e| e.owner == Some(c))
+        {
+            v.join(&e.err.tagged(Part::Err));
+        }
+        for r in self.facts.returns[returns.min(self.facts.returns.len())..]
+            .iter()
+            .filter(|r| r.owner == Some(c))
+        {
+            v.join(&r.val);
+        }
         v
     }
 

@@ -59,6 +59,8 @@ const PASSTHROUGH: &[&str] = &[
     "rev",
     "lock",
     "unwrap_or_default",
+    // `Option<Result<T, E>>` ⇄ `Result<Option<T>, E>`: the same error.
+    "transpose",
 ];
 
 /// Integer methods whose result is one of their operands or made from them: a number the

@@ -24,8 +24,27 @@ const EMPTY_RESULT_PREFIXES: &[&str] = &[
     "unable to find any ",
 ];
 
+/// Whether a message announces a failure: it starts so (`Error: ..`, `Failed to ..`), or, as
+/// markdown, its first heading says so (`# Error`) or the first line after its headings
+/// does, emphasis aside (`# Report\n\n**Error:** no match`).
 pub fn is_failure_text(text: &str) -> bool {
     let t = text.trim_start().to_lowercase();
+    if announces_failure(&t) {
+        return true;
+    }
+    for line in t.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let Some(heading) = line.strip_prefix('#') else {
+            return announces_failure(line.trim_start_matches(['*', '_', '>', ' ']));
+        };
+        let heading = heading.trim_start_matches(['#', ' ']);
+        if matches!(heading, "error" | "failed" | "failure") || announces_failure(heading) {
+            return true;
+        }
+    }
+    false
+}
+
+fn announces_failure(t: &str) -> bool {
     FAILURE_PREFIXES.iter().any(|p| t.starts_with(p))
         && !EMPTY_RESULT_PREFIXES.iter().any(|p| t.starts_with(p))
 }
@@ -602,4 +621,27 @@ pub fn chain_start(body: &Body, e: ExprId) -> ExprId {
         }
     }
     cur
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_failure_text;
+
+    #[test]
+    fn failure_announced_by_the_first_words() {
+        assert!(is_failure_text("Error: no such file"));
+        assert!(is_failure_text("  failed to connect"));
+        assert!(!is_failure_text("Could not find any match"));
+        assert!(!is_failure_text("3 errors were fixed"));
+    }
+
+    #[test]
+    fn failure_announced_by_markdown() {
+        assert!(is_failure_text("# Error\n\nthe index is gone"));
+        assert!(is_failure_text("## Search\n\n**Error:** no valid seed"));
+        assert!(is_failure_text("# Report\n> Failed to reach the server"));
+        // Only the first line after the headings speaks for the whole text.
+        assert!(!is_failure_text("# Log\n\nrun 1 ok\nError: run 2"));
+        assert!(!is_failure_text("# Errors in the code base\n\n3 found"));
+    }
 }

@@ -9,6 +9,7 @@ use super::{Lint, declare_lint};
 use crate::analysis::program::{FnId, NodeId};
 use crate::analysis::value::{Fact, Origin, Part};
 use crate::diagnostic::{Applicability, Edit, Finding, Span};
+use crate::model::ir::ExprKind;
 use crate::model::resolve::Ty;
 use crate::sdk::{Channel, Role};
 
@@ -92,14 +93,42 @@ pub(crate) fn success_sites(cx: &Cx<'_>, f: FnId) -> Vec<(NodeId, SuccessSite)> 
 /// tool, or at the call of the helper that made it.
 pub(crate) fn returned_failures(cx: &Cx<'_>, h: NodeId, f: FnId) -> Vec<SuccessSite> {
     let mut out = Vec::new();
-    for ret in returns_of(cx, h, f) {
+    let body = &cx.a.program.def(f).body;
+    for r in returned(cx, h, f) {
+        let ret = &r.val;
+        // What the tool answers with: the `Ok(..)` of `return Ok(..)`, or the tail.
+        let answer = match body.expr(r.at).kind {
+            ExprKind::Return(Some(v)) => v,
+            _ => r.at,
+        };
+        // Two branches that each make failure text are two places to change.
+        let made_here = ret
+            .iter()
+            .filter(|o| o.part != Part::Err && o.fact.is_failure() && o.via.is_none())
+            .map(|o| o.site)
+            .collect::<HashSet<_>>()
+            .len();
         for o in ret.iter() {
             if o.part == Part::Err || !o.fact.is_failure() {
                 continue;
             }
             // Made in a helper the tool hands back unchanged: where the helper makes it.
+            // Made inside the answer itself, once, on every path (`Ok({ ..; format!(..) })`):
+            // the answer, as for the helper's call. Made before, or merged with data: where
+            // made.
+            let inside = |s: crate::analysis::program::Site| {
+                let (i, a) = (body.expr(s.expr).span, body.expr(answer).span);
+                s.func == f && a.start <= i.start && i.end <= a.end
+            };
             let (at, call) = match o.via {
                 Some(via) => (via, true),
+                None if made_here == 1 && !ret.failure_is_maybe() && inside(o.site) => (
+                    crate::analysis::program::Site {
+                        func: f,
+                        expr: answer,
+                    },
+                    false,
+                ),
                 None => (o.site, false),
             };
             out.push(SuccessSite {
@@ -148,6 +177,11 @@ pub(crate) fn returns_of<'a>(
     h: NodeId,
     f: FnId,
 ) -> Vec<&'a crate::analysis::value::Val> {
+    returned(cx, h, f).into_iter().map(|r| &r.val).collect()
+}
+
+/// The values body `h` (of fn `f`) ends with, each with where it does.
+fn returned<'a>(cx: &'a Cx<'_>, h: NodeId, f: FnId) -> Vec<&'a crate::analysis::facts::Return> {
     let node = cx.a.program.node(h);
     let facts = &cx.a.facts[f as usize];
     facts
@@ -161,7 +195,6 @@ pub(crate) fn returns_of<'a>(
             }
             None => r.owner.is_none_or(|c| facts.returned_async.contains(&c)),
         })
-        .map(|r| &r.val)
         .collect()
 }
 

@@ -52,6 +52,13 @@ impl Flow<'_, '_> {
             .filter(|o| o.fact == Fact::ErrValue && o.via.is_none())
             .map(|o| o.site)
             .collect();
+        // Text made here inside this constructor's argument, once, on every path.
+        let made_here: Vec<crate::analysis::program::Site> = v
+            .iter()
+            .filter(|o| o.part != Part::Err && o.fact.is_failure() && o.via.is_none())
+            .map(|o| o.site)
+            .collect();
+        let one_made = made_here.iter().all(|s| *s == made_here[0]) && !v.failure_is_maybe();
         for o in failures {
             // A shared sink is the one place to change: its callers only hand it values.
             let at = match (sink, o.via) {
@@ -71,7 +78,15 @@ impl Flow<'_, '_> {
                 // An error value as it was bound (`Err(e) => success(e)`), and what it
                 // carried, enter the success here; text made from it enters where it is made.
                 (None, None) if bound_at.contains(&o.site) => self.site(id),
-                (None, None) if o.site.func == self.func => o.site,
+                // Text made inside this constructor's own argument, on every path (`Ok({ ..;
+                // format!(..) })`): the constructor is the one place to change, as it is when
+                // a helper makes the text. Made before it, or merged with data, each place
+                // that makes it is.
+                (None, None)
+                    if o.site.func == self.func && !(one_made && self.within(o.site.expr, id)) =>
+                {
+                    o.site
+                }
                 (None, None) => self.site(id),
             };
             // Text inside a JSON error object, or text and object made from the same `Err(e)`,
@@ -279,5 +294,13 @@ impl Flow<'_, '_> {
             computed_bounds: false,
             risk: None,
         });
+    }
+}
+
+impl Flow<'_, '_> {
+    /// Whether expression `inner` of this fn lies inside expression `outer`.
+    fn within(&self, inner: ExprId, outer: ExprId) -> bool {
+        let (i, o) = (self.body.expr(inner).span, self.body.expr(outer).span);
+        o.start <= i.start && i.end <= o.end
     }
 }

@@ -52,12 +52,34 @@ impl Flow<'_, '_> {
         let caller_sized = matches!(self.body.expr(index).kind, ExprKind::Lit(Lit::Int(_)))
             && self.is_element_sequence(base)
             && bv.any(|o| matches!(o.fact, Fact::Param(_)));
+        // `map["key"]`: `Index` on a map (std's, serde_json's `Map`) panics when the key is
+        // absent, where indexing a JSON `Value` gives `Null`. Whether a map the caller sends
+        // holds the key is the caller's choice: judged where the map is chosen.
+        let map_params: Vec<u16> = bv
+            .iter()
+            .filter_map(|o| match o.fact {
+                Fact::Param(k) => Some(k),
+                _ => None,
+            })
+            .collect();
+        let absent_key = !map_params.is_empty() && self.indexes_map_by_key(base, index);
+        if absent_key {
+            for k in map_params {
+                if !params.contains(&k) {
+                    params.push(k);
+                }
+            }
+        }
         let can_panic = match splits_text {
             Some(splits) => splits,
-            None => !checked && (shape || (!params.is_empty() && base_ty) || caller_sized),
+            None => {
+                absent_key || !checked && (shape || (!params.is_empty() && base_ty) || caller_sized)
+            }
         };
         if can_panic {
-            let kind = if splits_text.is_some() {
+            let kind = if absent_key {
+                PanicKind::Index
+            } else if splits_text.is_some() {
                 PanicKind::TextSplit
             } else if matches!(self.body.expr(index).kind, ExprKind::Range { .. }) {
                 PanicKind::Slice
@@ -84,6 +106,7 @@ impl Flow<'_, '_> {
                 at: Some(id),
                 span,
                 what: match kind {
+                    _ if absent_key => "indexing a map by a key it may not hold".into(),
                     PanicKind::TextSplit => "slicing text at a byte offset".into(),
                     PanicKind::Slice => "slicing".into(),
                     _ => "indexing".into(),
@@ -104,6 +127,31 @@ impl Flow<'_, '_> {
             bv.retain(|o| o.fact != Fact::ErrJson);
         }
         bv
+    }
+
+    /// `m["key"]` on a map typed as one (std's maps, serde_json's `Map`), unless the fn asks
+    /// whether it holds that key (`m.contains_key("key")`).
+    fn indexes_map_by_key(&self, base: ExprId, index: ExprId) -> bool {
+        let body = self.body;
+        let Some(key) = body.str_lit(index) else {
+            return false;
+        };
+        let is_map = self.base_ty(base, 0).is_some_and(|t| {
+            super::types::is_map(t)
+                || matches!(super::types::peel(t), crate::model::resolve::Ty::Path { path, args }
+                    if args.len() == 2 && path.last().is_some_and(|l| l == "Map"))
+        });
+        if !is_map {
+            return false;
+        }
+        let place = super::text::place_key(body, base);
+        let asks = body.exprs.iter().any(|e| {
+            matches!(&e.kind, ExprKind::MethodCall { receiver, method, args, .. }
+                if matches!(method.as_str(), "contains_key" | "get" | "entry")
+                    && args.first().is_some_and(|&a| body.str_lit(a) == Some(key))
+                    && super::text::place_key(body, *receiver) == place)
+        });
+        !asks
     }
 
     /// Whether a term of a range's bounds was compared with the length of the sliced value.

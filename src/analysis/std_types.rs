@@ -279,14 +279,26 @@ pub(super) fn is_text(ty: &Ty) -> bool {
 }
 
 /// The result type of a method on a receiver of unknown type, where the method's name tells
-/// it whatever the receiver: only `as_str` and `as_array`, whose receivers without a known
-/// type are mostly JSON values (`args["path"].as_str()`, `args["ids"].as_array()`).
+/// it whatever the receiver: only `as_str`, `as_array` and `as_object`, whose receivers
+/// without a known type are mostly JSON values (`args["path"].as_str()`).
 pub(super) fn unknown_receiver_method_type(method: &str) -> Option<Ty> {
     match method {
         "as_str" => Some(wrap("Option", simple("str"))),
         "as_array" => Some(json_array()),
+        "as_object" | "as_object_mut" => Some(json_object()),
         _ => None,
     }
+}
+
+/// What `Value::as_object` gives: the object's members, when the value is one.
+fn json_object() -> Ty {
+    wrap(
+        "Option",
+        Ty::Path {
+            path: [Name::new("Map")].into(),
+            args: vec![simple("String"), simple("Value")],
+        },
+    )
 }
 
 /// What `Value::as_array` gives (serde_json's, and the `toml`/`serde_yaml` values alike): the
@@ -317,6 +329,7 @@ pub(super) fn std_method_type(recv: &Ty, method: &str) -> Option<Ty> {
         "as_str" if is_text(recv) => Some(simple("str")),
         "as_str" => Some(wrap("Option", simple("str"))),
         "as_array" => Some(json_array()),
+        "as_object" | "as_object_mut" => Some(json_object()),
         "trim" | "trim_start" | "trim_end" if is_text(recv) => Some(simple("str")),
         // Iterators are typed as the collection they walk (`iter` keeps its receiver's type):
         // an adapter that keeps the items keeps it; `enumerate` pairs each item with its

@@ -423,6 +423,8 @@ impl<'p, 'a> Flow<'p, 'a> {
             ExprKind::Lit(Lit::Str(s)) => {
                 if super::text::is_failure_text(s) {
                     Val::one(Fact::FailText, self.site(id))
+                } else if super::text::is_sql(s) {
+                    Val::one(Fact::Internals(Internals::Sql), self.site(id))
                 } else {
                     Val::default()
                 }

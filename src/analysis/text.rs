@@ -44,6 +44,39 @@ pub fn is_failure_text(text: &str) -> bool {
     false
 }
 
+/// Whether text is an SQL statement (`SELECT ..`, `INSERT INTO ..`): the server's queries,
+/// which an error sent to the model should not carry.
+pub fn is_sql(text: &str) -> bool {
+    let mut words = text.split_whitespace();
+    let (Some(first), second) = (words.next(), words.next()) else {
+        return false;
+    };
+    // Keywords in one case, as queries are written: `Select a file from ..` is prose.
+    let upper = first.bytes().all(|b| b.is_ascii_uppercase());
+    if !upper && !first.bytes().all(|b| b.is_ascii_lowercase()) {
+        return false;
+    }
+    let word = |w: &str| {
+        if upper {
+            w.to_string()
+        } else {
+            w.to_ascii_lowercase()
+        }
+    };
+    let has = |w: &str| text.contains(&format!(" {} ", word(w)));
+    let then = |w: &str| second == Some(word(w).as_str());
+    match first.to_ascii_uppercase().as_str() {
+        "SELECT" | "WITH" => has("FROM"),
+        "INSERT" | "REPLACE" => then("INTO"),
+        "DELETE" => then("FROM"),
+        "UPDATE" => has("SET"),
+        "CREATE" | "DROP" | "ALTER" => {
+            then("TABLE") || then("INDEX") || then("VIEW") || then("UNIQUE")
+        }
+        _ => false,
+    }
+}
+
 fn announces_failure(t: &str) -> bool {
     FAILURE_PREFIXES.iter().any(|p| t.starts_with(p))
         && !EMPTY_RESULT_PREFIXES.iter().any(|p| t.starts_with(p))
@@ -633,6 +666,18 @@ mod tests {
         assert!(is_failure_text("  failed to connect"));
         assert!(!is_failure_text("Could not find any match"));
         assert!(!is_failure_text("3 errors were fixed"));
+    }
+
+    #[test]
+    fn sql_statements() {
+        use super::is_sql;
+        assert!(is_sql("SELECT id, name FROM users WHERE id = ?"));
+        assert!(is_sql("insert into notes (body) values (?1)"));
+        assert!(is_sql("UPDATE t SET a = 1"));
+        assert!(is_sql("CREATE TABLE IF NOT EXISTS t (id INTEGER)"));
+        assert!(!is_sql("Select a file from the list"));
+        assert!(!is_sql("update available"));
+        assert!(!is_sql(""));
     }
 
     #[test]

@@ -257,6 +257,17 @@ impl Flow<'_, '_> {
                 value.joined_task()
             });
         }
+        // `Backtrace::capture()`: the server's stack, internals the model should not get.
+        if n >= 2
+            && r[n - 2] == "Backtrace"
+            && matches!(last, "capture" | "force_capture")
+            && matches!(r.first(), Some(&"std" | &"backtrace" | &"Backtrace"))
+        {
+            return Some(Val::one(
+                Fact::Internals(Internals::Backtrace),
+                self.site(id),
+            ));
+        }
         if n >= 2 && r[n - 2] == "process" && matches!(last, "exit" | "abort") {
             let span = self.body.expr(id).span;
             self.panic_site(span, format!("`{}`", r.join("::")), PanicKind::Exit, None);

@@ -137,11 +137,13 @@ impl Flow<'_, '_> {
     /// A format string's value: failure text, text built from an error value, `Debug` of an
     /// error, and the text origins of its arguments.
     pub(super) fn format(&mut self, f: &Format, id: ExprId) -> Val {
-        let body = self.body;
         let vals: Vec<(ExprId, Val)> = f.args.iter().map(|&a| (a, self.eval(a))).collect();
         let mut out = Val::default();
         if text::is_failure_text(&f.template) {
             out.push(self.origin(Fact::FailText, id));
+        }
+        if text::is_sql(&f.template) {
+            out.push(self.origin(Fact::Internals(Internals::Sql), id));
         }
         // By id, not by search: a call may have tens of thousands of arguments.
         let by_id: foldhash::HashMap<ExprId, &Val> = vals.iter().map(|(e, v)| (*e, v)).collect();
@@ -181,25 +183,18 @@ impl Flow<'_, '_> {
                     }
                 }
             }
-            // Names that hold internals by convention.
-            if let ExprKind::Local(l) = body.expr(arg).kind {
-                let name = body.local(l).name.as_str();
-                let internals = match name {
-                    "payload" | "panic_payload" | "panic_info" => Some(Internals::PanicPayload),
-                    "backtrace" | "bt" => Some(Internals::Backtrace),
-                    "sql" => Some(Internals::Sql),
-                    _ => None,
-                };
-                if let Some(k) = internals {
-                    out.push(self.origin(Fact::Internals(k), arg));
-                }
-            }
         }
-        for (_, v) in &vals {
+        for (arg, v) in &vals {
             for o in v.text().iter() {
-                // Error values became text built from them above.
-                if !matches!(o.fact, Fact::ErrValue) {
-                    out.push(*o);
+                match o.fact {
+                    // Error values became text built from them above.
+                    Fact::ErrValue => {}
+                    // A backtrace, a panic payload or a query enters the text where it is
+                    // shown: the place to change. (The `Debug` form is made where `{:?}` is.)
+                    Fact::Internals(k) if k != Internals::DebugError => {
+                        out.push(self.origin(Fact::Internals(k), *arg));
+                    }
+                    _ => out.push(*o),
                 }
             }
         }

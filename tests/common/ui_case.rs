@@ -70,11 +70,12 @@ pub fn scratch(case: &Path) -> Result<(PathBuf, Vec<String>), String> {
             args.extend(extra.split_whitespace().map(String::from));
         }
     }
-    let name = case
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("case")
-        .to_string();
+    // Prefixed: a case called after an SDK (`pmcp.rs`) must not make a package of the SDK's
+    // name, which cargo would refuse as a dependency of itself.
+    let name = format!(
+        "case_{}",
+        case.file_stem().and_then(|s| s.to_str()).unwrap_or("case")
+    );
     let dir = super::scratch_crate(&name, &deps(&source), &[(target(&source), &source)]);
     if !manifest_lines.is_empty() {
         let path = dir.join("Cargo.toml");

@@ -230,6 +230,18 @@ impl<'a> TypeTable<'a> {
             && (self.field_ty(ty, "is_error").is_some() || self.field_ty(ty, "isError").is_some())
     }
 
+    /// Whether crate struct `ty` carries the flag an MCP tool result sends as `isError` (a
+    /// `bool` field `is_error`), whatever else it holds: what a server that writes its own
+    /// responses builds its results from.
+    pub fn flags_errors(&self, ty: &str) -> bool {
+        ["is_error", "isError"].iter().any(|f| {
+            self.field_ty(ty, f).is_some_and(|t| {
+                let t = payload(t).unwrap_or(t);
+                t.last_segment() == Some("bool")
+            })
+        })
+    }
+
     /// The types of the tuple fields of variant `variant` of the crate's enum `ty`.
     /// Whether `path` (as written in fn `f`) names a tuple struct or tuple variant: one the
     /// crate destructures somewhere, a tuple struct of the crate, or a crate enum's variant

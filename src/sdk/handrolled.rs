@@ -65,27 +65,19 @@ impl Sdk for HandRolled {
         false
     }
 
-    /// The names such servers give their own tool result struct (with an `is_error` field).
+    /// The spec's name for a tool result, for messages; the crate's own result struct is
+    /// known by its `is_error` flag, whatever it is called.
     fn result_type_names(&self) -> &'static [&'static str] {
-        &[
-            "CallToolResult",
-            "ToolResult",
-            "ToolCallResult",
-            "CallToolResponse",
-        ]
+        &["CallToolResult"]
     }
 
     fn is_error_code_ctor(&self, _imports: &Imports, _path: &[Name]) -> bool {
         false
     }
 
+    /// None by name: the crate's error object is known by its `code` and `message` fields.
     fn error_structs_with_code(&self) -> &'static [&'static str] {
-        &[
-            "JsonRpcError",
-            "RpcError",
-            "ErrorObject",
-            "JsonRpcErrorObject",
-        ]
+        &[]
     }
 
     /// Reading the process's stdin is where such a server starts serving.

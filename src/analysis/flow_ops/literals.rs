@@ -27,9 +27,10 @@ impl Flow<'_, '_> {
         }
         let field = |n: &str| vals.iter().find(|(f, _)| f == n).map(|(_, v)| v);
         let sdk = self.env.sdk;
-        // A server that writes its own responses knows its result struct by its fields.
+        // A server that writes its own responses knows its result struct by its fields: the
+        // `is_error` flag it sends as `isError`.
         let own_result = sdk.is_some_and(|s| s.writes_own_responses())
-            && self.env.types.is_tool_result_struct(name);
+            && (self.env.types.is_tool_result_struct(name) || self.env.types.flags_errors(name));
         if own_result || sdk.is_some_and(|s| s.result_type_names().contains(&name)) {
             let is_error = fields
                 .iter()

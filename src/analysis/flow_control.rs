@@ -250,6 +250,9 @@ impl Flow<'_, '_> {
         };
         let mut out = Val::default();
         let mut ok_seen = false;
+        // `Some(x) => .., _ => ..`: the catch-all after a `Some` that binds is the `None` of an
+        // `Option`, not a name no arm matched, unless the option is a lookup by the name.
+        let mut some_bound = false;
         let mut valued_arms = 0;
         // Serializing the crate's data to JSON does not fail on it (as for `?` and `unwrap`
         // on it): the `Err` branch of that call is no path the tool takes.
@@ -267,6 +270,7 @@ impl Flow<'_, '_> {
             // A catch-all after `Ok(..)` is the `Err` branch of a `Result`, not a fallback.
             let fallback = arm.guard.is_none()
                 && (!ok_seen || enum_of_name)
+                && (on_name || !some_bound)
                 && (super::text::is_fallback(self.body, arm.pat)
                     || unknown_variant(self.body, arm.pat)
                     || (enum_of_name && is_err_pattern(self.body, arm.pat))
@@ -343,6 +347,7 @@ impl Flow<'_, '_> {
             }
             valued_arms += usize::from(!diverges);
             ok_seen |= is_variant_pattern(self.body, arm.pat, "Ok");
+            some_bound |= super::text::is_some_fallback(self.body, arm.pat);
         }
         out
     }

@@ -561,3 +561,62 @@ fn main() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A hand-rolled server answers with what it writes: the contract's success shapes of its
+/// dispatcher are the results it sends, the same whether a fn builds the response and returns
+/// it as a `Value` or the request loop builds and prints it itself.
+#[test]
+fn a_hand_rolled_dispatcher_succeeds_with_what_it_writes() {
+    let answer = r#"json!({ "jsonrpc": "2.0", "id": request["id"], "result": { "content": [{ "type": "text", "text": text }] } })"#;
+    let in_a_fn = format!(
+        "use serde_json::{{Value, json}};\n\
+         fn answer(request: &Value) -> Value {{\n\
+         \x20   match request[\"params\"][\"name\"].as_str() {{\n\
+         \x20       Some(\"echo\") => {{ let text = request[\"params\"][\"arguments\"].to_string(); {answer} }}\n\
+         \x20       _ => json!({{ \"jsonrpc\": \"2.0\", \"id\": request[\"id\"], \"error\": {{ \"code\": -32602, \"message\": \"unknown tool\" }} }}),\n\
+         \x20   }}\n\
+         }}\n\
+         fn main() {{\n\
+         \x20   for line in std::io::stdin().lines().map_while(Result::ok) {{\n\
+         \x20       let request: Value = serde_json::from_str(&line).unwrap_or_default();\n\
+         \x20       if request[\"method\"] == \"tools/call\" {{ println!(\"{{}}\", answer(&request)); }}\n\
+         \x20   }}\n\
+         }}\n"
+    );
+    let in_the_loop = format!(
+        "use serde_json::{{Value, json}};\n\
+         fn main() {{\n\
+         \x20   for line in std::io::stdin().lines().map_while(Result::ok) {{\n\
+         \x20       let request: Value = serde_json::from_str(&line).unwrap_or_default();\n\
+         \x20       if request[\"method\"] != \"tools/call\" {{ continue; }}\n\
+         \x20       let response = match request[\"params\"][\"name\"].as_str() {{\n\
+         \x20           Some(\"echo\") => {{ let text = request[\"params\"][\"arguments\"].to_string(); {answer} }}\n\
+         \x20           _ => json!({{ \"jsonrpc\": \"2.0\", \"id\": request[\"id\"], \"error\": {{ \"code\": -32602, \"message\": \"unknown tool\" }} }}),\n\
+         \x20       }};\n\
+         \x20       println!(\"{{response}}\");\n\
+         \x20   }}\n\
+         }}\n"
+    );
+    let deps = ["serde_json = \"1\"".to_string()];
+    for (name, source) in [
+        ("answer_in_a_fn", &in_a_fn),
+        ("answer_in_the_loop", &in_the_loop),
+    ] {
+        let dir = common::scratch_crate(name, &deps, &[("src/main.rs", source.as_str())]);
+        let (contract, stderr, code) = contract(&dir, &[]);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(code, 0, "{name}: {stderr}");
+        let dispatchers: Vec<&Value> = contract["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|t| t["kind"] == "dispatcher")
+            .collect();
+        assert_eq!(dispatchers.len(), 1, "{name}: {contract:#}");
+        assert_eq!(
+            dispatchers[0]["success"],
+            serde_json::json!(["content"]),
+            "{name}: {contract:#}"
+        );
+    }
+}

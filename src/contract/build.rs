@@ -245,7 +245,10 @@ fn shapes(cx: &Cx<'_>, h: NodeId) -> Vec<String> {
         }
     };
     let mut result_type = false;
-    if node.closure.is_none() {
+    // A server that writes its own responses answers with what it writes, wherever the code
+    // that builds it ends: the results it sends, not the Rust type some fn returns them as.
+    let writes_own = cx.sdk.is_some_and(|s| s.writes_own_responses());
+    if node.closure.is_none() && !writes_own {
         let ret = cx.a.types.ret(node.func);
         let ok = ok_type(ret);
         match ok.last_segment() {
@@ -256,7 +259,13 @@ fn shapes(cx: &Cx<'_>, h: NodeId) -> Vec<String> {
             None => {}
         }
     }
-    for val in returns(cx, h) {
+    let facts = &cx.a.facts[node.func as usize];
+    let sent = facts
+        .sent
+        .iter()
+        .filter(|r| writes_own && r.owner == node.closure)
+        .map(|r| &r.val);
+    for val in returns(cx, h).into_iter().chain(sent) {
         for o in val.iter() {
             if o.fact != Fact::Success || o.part == Part::Err {
                 continue;

@@ -187,11 +187,13 @@ impl Flow<'_, '_> {
                 let at = body.expr(site.expr).span;
                 (at.start >= span.start && at.end <= span.end).then_some(site.expr)
             };
+            // Made deeper than the call in this branch (a helper's helper built it): the
+            // value the branch ends with is where it enters.
             let at = o
                 .via
                 .and_then(inside)
                 .or_else(|| inside(o.site))
-                .unwrap_or(branch);
+                .unwrap_or_else(|| body.value_of(branch));
             self.facts.fallback_results.push(FallbackResult {
                 owner: self.owner,
                 at,

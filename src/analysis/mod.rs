@@ -28,6 +28,7 @@ mod tool_names;
 pub mod types;
 pub mod value;
 mod variant_strings;
+mod wording;
 
 use crate::config::Config;
 use crate::diagnostic::Span;

@@ -155,9 +155,7 @@ fn subject_key(body: &Body, e: ExprId) -> Option<String> {
             method,
             args,
             ..
-        } if args.is_empty()
-            && matches!(method.as_str(), "as_str" | "as_ref" | "as_deref" | "borrow") =>
-        {
+        } if args.is_empty() && super::std_types::keeps_its_value(method) => {
             subject_key(body, *receiver)
         }
         _ => place_key(body, e),

@@ -353,6 +353,16 @@ pub(super) fn std_method_type(recv: &Ty, method: &str) -> Option<Ty> {
     }
 }
 
+/// Argument-less methods whose result is their receiver's value seen another way (`clone`,
+/// `as_str`, `as_ref`, `as_deref`, `borrow`): a getter that ends in one, or a `match` on
+/// one, is about the receiver itself.
+pub(crate) fn keeps_its_value(method: &str) -> bool {
+    matches!(
+        method,
+        "clone" | "as_str" | "as_ref" | "as_deref" | "borrow"
+    )
+}
+
 /// Whether the library fn at this canonical path runs what it is given as a task of its own
 /// (`tokio::spawn`, `std::thread::spawn`, `spawn_blocking`): a panic there ends that task,
 /// and comes back to the caller only as the `Err` of its join handle.

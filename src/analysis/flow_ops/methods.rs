@@ -472,9 +472,7 @@ impl Flow<'_, '_> {
                     method,
                     args,
                     ..
-                } if args.is_empty()
-                    && matches!(method.as_str(), "clone" | "as_ref" | "as_str" | "as_deref") =>
-                {
+                } if args.is_empty() && crate::analysis::std_types::keeps_its_value(method) => {
                     e = *receiver
                 }
                 ExprKind::Field { base, .. } => {

@@ -25,6 +25,8 @@ pub enum CallKind {
     Macro,
     /// A closure or async block defined here.
     Closure,
+    /// The crate's `From::from` that `?` calls to turn the operand's error into the fn's.
+    Conversion,
 }
 
 #[derive(Clone, Debug)]
@@ -423,6 +425,7 @@ impl Walker<'_, '_> {
             }
             ExprKind::Try { expr, .. } => {
                 let t = self.visit(*expr)?;
+                self.conversion_at_try(id, &t);
                 Some(payload(&t).cloned().unwrap_or(t))
             }
             ExprKind::Await(e) | ExprKind::Ref(e) | ExprKind::Deref(e) => self.visit(*e),

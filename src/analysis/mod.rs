@@ -151,8 +151,8 @@ fn calls_itself(resolved: &[Resolved], f: FnId) -> bool {
 mod tests;
 
 /// The call graph's components, callees first, with the crate's `From::from` impls and what
-/// they call ahead of the rest: `?` calls them without a call edge (the conversion of its
-/// error), and what they make of each variant must be known when a `?` is analysed.
+/// they call ahead of the rest: what they make of each variant must be known when a `?` is
+/// analysed, and a `?` whose operand's error type is unknown has no call edge to them.
 /// Moving a set closed under callees to the front keeps every callee ahead of its callers.
 fn conversions_first<'g>(
     program: &program::Program<'_>,

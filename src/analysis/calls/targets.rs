@@ -267,4 +267,42 @@ impl Walker<'_, '_> {
             Json::Null | Json::Lit(..) => {}
         }
     }
+
+    /// `?` on a `Result<_, E>` in a fn returning `Result<_, F>` calls `<F as From<E>>::from`
+    /// when the error types differ: the crate's impl runs on that error path, its panics too.
+    /// Only the fn's own `?` (a closure's returns the closure's error) and only impls whose
+    /// source and target are the two error types.
+    pub(super) fn conversion_at_try(&mut self, id: ExprId, operand: &Ty) {
+        if self.owner.is_some() {
+            return;
+        }
+        let Some((_, err)) = peel(operand).as_result() else {
+            return;
+        };
+        let ret = self.types.expand(self.types.ret(self.func));
+        let Some((_, into)) = ret.as_result() else {
+            return;
+        };
+        let named = |t: &Ty| self.types.expand(t).last_segment().map(Name::new);
+        let (Some(from), Some(into)) = (named(err), named(into)) else {
+            return;
+        };
+        if from == into {
+            return;
+        }
+        let targets: Vec<FnId> = (self.types.trait_method("From", "from").into_iter())
+            .filter(|&f| {
+                let def = self.program.def(f);
+                let FnKind::Method { impl_idx } = def.kind else {
+                    return false;
+                };
+                let imp = self.program.file_ir(f).impls.get(impl_idx as usize);
+                imp.is_some_and(|i| named(&i.self_ty).as_ref() == Some(&into))
+                    && def.params.first().and_then(|p| named(&p.ty)).as_ref() == Some(&from)
+            })
+            .collect();
+        if !targets.is_empty() {
+            self.record(id, CallKind::Conversion, targets, false);
+        }
+    }
 }

@@ -257,7 +257,9 @@ impl Walker<'_, '_> {
             }
             return;
         }
-        let Some(ty) = ty else { return };
+        let Some(ty) = ty.filter(|t| !matches!(t, Ty::Other)) else {
+            return;
+        };
         match &self.body.pat(pat).kind {
             PatKind::Bind { local, sub } => {
                 if let Some(s) = sub {
@@ -555,8 +557,11 @@ impl Walker<'_, '_> {
                 Some(simple(&name))
             }
             ExprKind::Tuple(items) => {
+                // Each element's type is known on its own: `(code, format!(..))` binds a
+                // `String` to its second element whatever the first is.
                 let tys: Vec<Option<Ty>> = items.iter().map(|&i| self.visit(i)).collect();
-                tys.into_iter().collect::<Option<Vec<Ty>>>().map(Ty::Tuple)
+                (tys.iter().any(Option::is_some))
+                    .then(|| Ty::Tuple(tys.into_iter().map(|t| t.unwrap_or(Ty::Other)).collect()))
             }
             ExprKind::Repeat { value, len } => {
                 self.visit(*len);

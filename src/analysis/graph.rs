@@ -77,6 +77,17 @@ impl Graph {
         roots: impl IntoIterator<Item = NodeId>,
         follow: impl Fn(NodeId, &Edge) -> bool,
     ) -> Vec<Option<Reached>> {
+        self.reach_with(roots, &[], follow)
+    }
+
+    /// [`Graph::reach`] with edges of its own besides the graph's (`extra`, sorted by source
+    /// node).
+    pub fn reach_with(
+        &self,
+        roots: impl IntoIterator<Item = NodeId>,
+        extra: &[(NodeId, Edge)],
+        follow: impl Fn(NodeId, &Edge) -> bool,
+    ) -> Vec<Option<Reached>> {
         let mut reach: Vec<Option<Reached>> = vec![None; self.out.len()];
         let mut queue = VecDeque::new();
         for r in roots {
@@ -92,7 +103,9 @@ impl Graph {
             let Some(here) = reach[n as usize] else {
                 continue;
             };
-            for e in &self.out[n as usize] {
+            let first = extra.partition_point(|(from, _)| *from < n);
+            let own = extra[first..].iter().take_while(|(from, _)| *from == n);
+            for e in self.out[n as usize].iter().chain(own.map(|(_, e)| e)) {
                 if reach[e.to as usize].is_some() || !follow(n, e) {
                     continue;
                 }

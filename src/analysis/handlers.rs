@@ -30,6 +30,9 @@ pub struct Handlers {
     pub closure_names: Vec<(NodeId, String)>,
     pub reach: Vec<Option<Reached>>,
     pub panic_reach: Vec<Option<Reached>>,
+    /// Edges from a handler to what the server's own code calls to answer its result (see
+    /// `answers`): followed for panics only.
+    pub answers: Vec<(NodeId, Edge)>,
     /// `tools/call` arms that are the dispatcher themselves (see [`Dispatch::arms`]).
     pub arms: Vec<(FnId, crate::model::ir::ExprId)>,
     /// The SDK answers a panicking handler itself: always, or because the crate's code calls
@@ -189,7 +192,13 @@ impl Handlers {
         let reach = a
             .graph
             .reach(roots.iter().copied(), |_, e| follows(program, &roles, e));
-        let panic_reach = a.graph.reach(roots.iter().copied(), |_, e| {
+        // A server that reads its requests itself answers a handler's result in code of its
+        // own: what that code calls runs for the request too.
+        let answers = match sdk {
+            Some(s) if s.writes_own_responses() => super::answers::answer_edges(a, &roles, &reach),
+            _ => Vec::new(),
+        };
+        let panic_reach = a.graph.reach_with(roots.iter().copied(), &answers, |_, e| {
             follows_for_panics(a, &roles, e)
         });
         let body = super::continuations::handler_bodies(a, &roles);
@@ -210,6 +219,7 @@ impl Handlers {
             closure_names,
             reach,
             panic_reach,
+            answers,
             arms,
             sdk_catches_panics: sdk.is_some_and(|s| {
                 s.catches_panics() || s.panic_guard_method().is_some_and(|m| calls_method(a, m))

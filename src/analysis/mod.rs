@@ -3,6 +3,7 @@
 //! and what they reach, and the stdio serving path. Knows the SDK only through the `Sdk`
 //! trait; knows no lint.
 
+mod answers;
 pub mod calls;
 pub mod continuations;
 pub mod dispatch;

@@ -36,8 +36,8 @@ pub(super) fn panics(cx: &Cx<'_>, r: &HandlerReach, out: &mut Vec<Failure>) {
             }
         })
         .collect();
-    for (n, reached) in r.plain.iter().enumerate() {
-        if reached.is_none() {
+    for (n, (plain, panics)) in r.plain.iter().zip(&r.panics).enumerate() {
+        if plain.is_none() && panics.is_none() {
             continue;
         }
         let n = n as NodeId;

@@ -32,7 +32,7 @@ impl HandlerReach {
         let plain = graph.reach([handler], |_, e| {
             !roots.contains(&e.to) && cx.handlers.follows(&cx.a.program, e)
         });
-        let panics = graph.reach([handler], |_, e| {
+        let panics = graph.reach_with([handler], &cx.handlers.answers, |_, e| {
             !roots.contains(&e.to) && cx.handlers.follows_for_panics(cx.a, e)
         });
         HandlerReach {

@@ -94,6 +94,9 @@ fn finding(cx: &Cx<'_>, site: &ProtocolSite) -> Option<Finding> {
             sdk.name()
         ));
     }
+    if let Some(help) = sdk.no_error_result() {
+        return Some(finding.help(help));
+    }
     let message_code = message_code(
         cx,
         site,

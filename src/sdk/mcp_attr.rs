@@ -33,4 +33,5 @@ pub static SPEC: Spec = Spec {
     error_result: "Ok(CallToolResult { content: vec![{message}.into()], is_error: Some(true), meta: Default::default() })",
     unknown_tool_error: "bail_public!(ErrorCode::INVALID_PARAMS, \"unknown tool: {name}\");",
     text_content: "Content::text",
+    earlier: &[],
 };

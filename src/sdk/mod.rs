@@ -245,6 +245,11 @@ pub trait Sdk: Send + Sync {
     /// How to write a text content block in this version, e.g. `Content::text`.
     fn text_content(&self) -> &'static str;
 
+    /// When this version's tools cannot answer with `isError` at all, what to do instead.
+    fn no_error_result(&self) -> Option<&'static str> {
+        None
+    }
+
     /// Whether [`Sdk::error_result`] type-checks as the return value of a fn with this role
     /// and return type (so a fix may put it there).
     fn can_return_error_result(&self, _role: Role, _ret: &Ty) -> bool {

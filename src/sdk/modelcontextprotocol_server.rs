@@ -36,4 +36,5 @@ pub static SPEC: Spec = Spec {
     error_result: "Ok(ToolCallResult { content: vec![ToolContent::Text { text: {message} }], is_error: Some(true) })",
     unknown_tool_error: "",
     text_content: "ToolContent::Text",
+    earlier: &[],
 };

@@ -51,4 +51,5 @@ pub static SPEC: Spec = Spec {
     error_result: "Err(pmcp::Error::tool_rejected({message}, None))",
     unknown_tool_error: "return Err(pmcp::Error::invalid_params(format!(\"unknown tool: {name}\")));",
     text_content: "Content::text",
+    earlier: &[],
 };

@@ -63,6 +63,19 @@ pub struct Spec {
     pub error_result: &'static str,
     pub unknown_tool_error: &'static str,
     pub text_content: &'static str,
+    /// Releases before a version that answered differently, oldest boundary last: the first
+    /// era whose `below` the crate's version is under decides (the newest release otherwise,
+    /// and when the version is unknown).
+    pub earlier: &'static [Era],
+}
+
+/// What releases of an SDK before `below` did unlike the newer ones.
+pub struct Era {
+    pub below: Version,
+    pub tool_channel: Channel,
+    pub catches_panics: bool,
+    /// When a tool of that era cannot answer with `isError` at all: what to do instead.
+    pub no_error_result: Option<&'static str>,
 }
 
 pub struct TableSdk {
@@ -80,6 +93,17 @@ impl TableSdk {
             ty.last()
                 .is_some_and(|t| table.iter().any(|(tt, m)| tt == t && *m == method))
         })
+    }
+
+    /// The era of the crate's version, when it is an earlier one.
+    fn era(&self) -> Option<&'static Era> {
+        let v = self.version?;
+        self.spec.earlier.iter().find(|e| v < e.below)
+    }
+
+    fn tool_channel(&self) -> Channel {
+        self.era()
+            .map_or(self.spec.tool_channel, |e| e.tool_channel)
     }
 
     fn is_error_type(&self, ty: &Ty) -> bool {
@@ -137,7 +161,7 @@ impl Sdk for TableSdk {
             // `Result<T, E>`, `pmcp::Result<T>`, `McpResult<T>`, `MCPResult<T>`.
             Role::Tool | Role::TraitTool | Role::Dispatcher => match awaited(ret).last_segment() {
                 Some(name) if name.ends_with("Result") && name != "CallToolResult" => {
-                    self.spec.tool_channel
+                    self.tool_channel()
                 }
                 _ => Channel::Infallible,
             },
@@ -146,7 +170,7 @@ impl Sdk for TableSdk {
     }
 
     fn is_protocol_error_type(&self, ty: &Ty) -> bool {
-        self.spec.tool_channel == Channel::Protocol && self.is_error_type(ty)
+        self.tool_channel() == Channel::Protocol && self.is_error_type(ty)
     }
 
     fn error_ctor(&self, imports: &Imports, path: &[Name]) -> Option<ErrorCtor> {
@@ -218,7 +242,8 @@ impl Sdk for TableSdk {
     }
 
     fn catches_panics(&self) -> bool {
-        self.spec.catches_panics
+        self.era()
+            .map_or(self.spec.catches_panics, |e| e.catches_panics)
     }
 
     fn panic_guard_method(&self) -> Option<&'static str> {
@@ -252,7 +277,7 @@ impl Sdk for TableSdk {
 
     /// A registered closure is a tool: its `Err` goes where a tool's goes.
     fn closure_channel(&self) -> Channel {
-        self.spec.tool_channel
+        self.tool_channel()
     }
 
     fn protocol_error_code(&self, ctor: Option<ErrorCtor>) -> Option<i64> {
@@ -287,6 +312,10 @@ impl Sdk for TableSdk {
 
     fn error_result(&self, _role: Role, message: &str) -> String {
         self.spec.error_result.replace("{message}", message)
+    }
+
+    fn no_error_result(&self) -> Option<&'static str> {
+        self.era().and_then(|e| e.no_error_result)
     }
 }
 

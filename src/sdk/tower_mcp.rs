@@ -33,4 +33,5 @@ pub static SPEC: Spec = Spec {
     error_result: "Ok(CallToolResult::error({message}))",
     unknown_tool_error: "",
     text_content: "CallToolResult::text",
+    earlier: &[],
 };

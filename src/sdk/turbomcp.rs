@@ -1,10 +1,13 @@
 //! turbomcp (Epistates). `#[server] impl S { #[tool] async fn x(&self, ..) -> McpResult<T> }`:
-//! the generated dispatch turns a tool's `Err` into an `isError` result, and the server catches
-//! panics (3.x answers them with -32603). Served with `S.run_stdio()`.
+//! from 3.0 the generated dispatch turns a tool's `Err` into an `isError` result
+//! (`IntoToolResult for Result`), and the server catches panics (3.x answers them with
+//! -32603); 2.x answered the `Err` with a JSON-RPC error and left a panicking request
+//! unanswered. Served with `S.run_stdio()`.
 
 use super::Role;
-use super::table::Spec;
+use super::table::{Era, Spec};
 use crate::sdk::Channel;
+use crate::workspace::Version;
 
 pub static SPEC: Spec = Spec {
     package: "turbomcp",
@@ -33,4 +36,15 @@ pub static SPEC: Spec = Spec {
     error_result: "Err(McpError::internal({message}))",
     unknown_tool_error: "return Err(McpError::invalid_params(format!(\"unknown tool: {name}\")));",
     text_content: "Content::text",
+    // 2.x: the generated dispatch maps the tool's `McpError` to a `ServerError`, which the
+    // router answers with a JSON-RPC error; a panicking request task is only logged.
+    earlier: &[Era {
+        below: Version(3, 0, 0),
+        tool_channel: Channel::Protocol,
+        catches_panics: false,
+        // It also sends a tool's `Ok` value as text with `isError: false`, whatever it is.
+        no_error_result: Some(
+            "turbomcp before 3.0 answers every `Err` of a tool with a JSON-RPC error and cannot send `isError: true`; from 3.0 the same `Err` becomes an `isError` result: upgrade turbomcp",
+        ),
+    }],
 };

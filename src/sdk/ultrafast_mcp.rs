@@ -36,4 +36,5 @@ pub static SPEC: Spec = Spec {
     error_result: "Ok(ToolResult { content: vec![ToolContent::text({message})], is_error: Some(true) })",
     unknown_tool_error: "return Err(MCPError::invalid_params(format!(\"unknown tool: {name}\")));",
     text_content: "ToolContent::text",
+    earlier: &[],
 };

@@ -134,6 +134,8 @@ pub struct Flow<'p, 'a> {
     pub(super) found: Option<HashMap<LocalId, super::found::Found>>,
     /// Locals bound to keys of a map, with the map (see `map_keys`), once asked for.
     pub(super) key_locals: std::cell::OnceCell<Vec<(LocalId, ExprId)>>,
+    /// Locals holding offsets std's char-boundary APIs gave or checked (see `boundaries`).
+    pub(super) boundary_locals: std::cell::OnceCell<Vec<bool>>,
 }
 
 /// What the fn has checked before a site: lengths, variants, prefixes of places.
@@ -244,6 +246,7 @@ impl<'p, 'a> Flow<'p, 'a> {
             arm_errs: HashMap::new(),
             found: None,
             key_locals: std::cell::OnceCell::new(),
+            boundary_locals: std::cell::OnceCell::new(),
         }
     }
 

@@ -58,7 +58,9 @@ impl Flow<'_, '_> {
         if start.is_some() && !chosen {
             return None;
         }
-        let on_boundary = self.handles_char_boundaries()
+        let given =
+            |b: Option<ExprId>, ok: bool| ok || b.is_none_or(|b| self.given_by_boundary_api(b));
+        let on_boundary = (given(start, start_ok) && given(end, end_ok))
             || self.slices_at_boundaries(base, index)
             || self.slices_at_found_indices(base, index, false)
             || self.before_checked_suffix(base, index);
@@ -164,9 +166,35 @@ impl Flow<'_, '_> {
                         == crate::analysis::text::place_key(body, base))
     }
 
-    /// Whether this fn calls one of std's char-boundary APIs.
-    fn handles_char_boundaries(&self) -> bool {
-        calls_boundary_api(self.body)
+    /// Whether offset `e` is one std's char-boundary APIs gave or checked: a call of one
+    /// (`s.floor_char_boundary(n)`), a local bound from an expression that calls one (`let
+    /// cut = s.char_indices().nth(n).map(|(i, _)| i).unwrap_or(s.len())`, `for (i, _) in
+    /// s.char_indices()`), or one such an API checks (`while !s.is_char_boundary(end)`); one
+    /// past such an offset by a char's length (`i + c.len_utf8()`) too. Other offsets of the
+    /// same fn are no char boundaries for it: a fn that cuts one string carefully may cut
+    /// another at a fixed byte.
+    fn given_by_boundary_api(&self, e: ExprId) -> bool {
+        let body = self.body;
+        let e = body.peel(e);
+        match &body.expr(e).kind {
+            ExprKind::Local(l) => self
+                .boundary_locals
+                .get_or_init(|| boundary_locals(body))
+                .get(*l as usize)
+                .copied()
+                .unwrap_or(false),
+            ExprKind::MethodCall { method, .. } if BOUNDARY_APIS.contains(&method.as_str()) => true,
+            ExprKind::Binary {
+                op: BinOp::Add,
+                lhs,
+                rhs,
+            } => {
+                self.given_by_boundary_api(*lhs)
+                    && matches!(&body.expr(body.peel(*rhs)).kind,
+                        ExprKind::MethodCall { method, .. } if method == "len_utf8")
+            }
+            _ => false,
+        }
     }
 
     /// `s[start..end]` whose bounds are all offsets a search or a length gave (or `0`),
@@ -259,6 +287,73 @@ pub(crate) fn boundary_sum(a: &Val, b: &Val, func: FnId) -> Option<Fact> {
 }
 
 /// Whether a body calls one of std's char-boundary APIs.
+/// Per local, whether it holds an offset std's char-boundary APIs gave or checked: bound
+/// (by `let`, assignment or a `for` over it) from an expression that calls one, or passed to
+/// one. One pass over the body; spans of one body nest, so "calls one" is a range query.
+fn boundary_locals(body: &Body) -> Vec<bool> {
+    let mut calls: Vec<u32> = Vec::new();
+    let mut out = vec![false; body.locals.len()];
+    let mut checked: Vec<crate::model::ir::Sp> = Vec::new();
+    for e in &body.exprs {
+        if let ExprKind::MethodCall { method, args, .. } = &e.kind
+            && BOUNDARY_APIS.contains(&method.as_str())
+        {
+            calls.push(e.span.start);
+            if method == "is_char_boundary" {
+                checked.extend(args.iter().map(|&a| body.expr(a).span));
+            }
+        }
+    }
+    if calls.is_empty() {
+        return out;
+    }
+    calls.sort_unstable();
+    checked.sort_unstable_by_key(|c| c.start);
+    // The arguments of one check do not hold another's: the nearest before is the one.
+    let is_checked = |sp: crate::model::ir::Sp| {
+        let i = checked.partition_point(|c| c.start <= sp.start);
+        i > 0 && checked[i - 1].contains(sp)
+    };
+    let calls_within = |sp: crate::model::ir::Sp| {
+        let i = calls.partition_point(|&c| c < sp.start);
+        calls.get(i).is_some_and(|&c| c < sp.end)
+    };
+    let mut bound = Vec::new();
+    for e in &body.exprs {
+        match &e.kind {
+            ExprKind::Block { stmts, .. } => {
+                for s in stmts {
+                    if let Stmt::Let {
+                        pat,
+                        init: Some(init),
+                        ..
+                    } = s
+                        && calls_within(body.expr(*init).span)
+                    {
+                        body.bindings(*pat, &mut bound);
+                    }
+                }
+            }
+            ExprKind::For { pat, iter, .. } if calls_within(body.expr(*iter).span) => {
+                body.bindings(*pat, &mut bound);
+            }
+            ExprKind::Assign { place, value, .. } if calls_within(body.expr(*value).span) => {
+                if let ExprKind::Local(l) = body.expr(*place).kind {
+                    bound.push(l);
+                }
+            }
+            ExprKind::Local(l) if is_checked(e.span) => bound.push(*l),
+            _ => {}
+        }
+    }
+    for l in bound {
+        if let Some(slot) = out.get_mut(l as usize) {
+            *slot = true;
+        }
+    }
+    out
+}
+
 fn calls_boundary_api(body: &Body) -> bool {
     body.exprs.iter().any(|e| {
         matches!(&e.kind, ExprKind::MethodCall { method, .. }

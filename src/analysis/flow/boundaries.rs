@@ -55,7 +55,11 @@ impl Flow<'_, '_> {
         if start_ok && end_ok {
             return Some(false);
         }
-        if start.is_some() && !chosen {
+        // A start the code fixes (`&line[3..]`) is a byte offset whatever the text holds:
+        // past what a check made ASCII it can split a character (or pass the end).
+        let fixed_start = start
+            .is_some_and(|s| matches!(body.expr(body.peel(s)).kind, ExprKind::Lit(Lit::Int(_))));
+        if start.is_some() && !chosen && !fixed_start {
             return None;
         }
         let given =

@@ -191,6 +191,15 @@ pub fn diverges(body: &Body, e: ExprId) -> bool {
         ),
         ExprKind::Call { func, .. } => matches!(&body.expr(*func).kind,
             ExprKind::Path(p) if p.last().is_some_and(|s| s == "exit" || s == "abort")),
+        // A `match` every arm of which leaves, an `if` both of whose branches do.
+        ExprKind::Match { arms, .. } => {
+            !arms.is_empty() && arms.iter().all(|a| diverges(body, a.body))
+        }
+        ExprKind::If {
+            then,
+            els: Some(els),
+            ..
+        } => diverges(body, *then) && diverges(body, *els),
         _ => false,
     }
 }

@@ -36,6 +36,17 @@ impl Flow<'_, '_> {
                 .iter()
                 .any(|(n, e)| n == "is_error" && is_true_literal_expr(body, *e));
             let content: Vec<Val> = field("content").cloned().into_iter().collect();
+            // `is_error: Some(!sent)`: the flag follows the code's own verdict, so the result
+            // answers a failure as one; not judged as a success (as `"isError": flag` is not).
+            let computed = fields.iter().any(|(n, e)| {
+                n == "is_error"
+                    && !is_true_literal_expr(body, *e)
+                    && !is_false_literal_expr(body, *e)
+            });
+            if computed {
+                self.fallback_result(id, false, &content);
+                return Val::one(Fact::ToolError, self.site(id));
+            }
             self.fallback_result(id, !is_error, &content);
             if is_error {
                 self.error_text(id, &content);
@@ -268,4 +279,19 @@ impl Flow<'_, '_> {
 /// `None`, however much of its path is written.
 fn is_none(body: &Body, e: ExprId) -> bool {
     matches!(&body.expr(e).kind, ExprKind::Path(p) if p.last().is_some_and(|s| s == "None"))
+}
+
+/// `false`, `Some(false)` or `None`: a flag that says success.
+fn is_false_literal_expr(body: &Body, e: ExprId) -> bool {
+    match &body.expr(e).kind {
+        ExprKind::Lit(Lit::Bool(false)) => true,
+        ExprKind::Path(p) => p.last().is_some_and(|s| s == "None"),
+        ExprKind::Call { func, args } => {
+            matches!(&body.expr(*func).kind, ExprKind::Path(p) if p.last().is_some_and(|s| s == "Some"))
+                && args
+                    .first()
+                    .is_some_and(|&a| is_false_literal_expr(body, a))
+        }
+        _ => false,
+    }
 }

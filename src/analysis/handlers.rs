@@ -139,10 +139,21 @@ impl Handlers {
                 if !(from_dispatcher || from_tool) || !program.is_own(f) {
                     continue;
                 }
+                // What the dispatcher runs before it selects a tool by name runs for every
+                // tool (a check of the request's arguments): no tool itself.
+                let body = &program.def(f).body;
+                let selects_at = (a.facts[f as usize].tool_arm_exprs.iter())
+                    .map(|&e| body.expr(e).span.start)
+                    .min();
                 for call in &a.resolved[f as usize].calls {
                     let dynamic =
                         call.kind == super::calls::CallKind::Method && call.targets.len() >= 2;
                     if call.may || (from_tool && !dynamic) {
+                        continue;
+                    }
+                    let before_selection = call.owner.is_none()
+                        && selects_at.is_some_and(|s| body.expr(call.expr).span.end <= s);
+                    if from_dispatcher && before_selection {
                         continue;
                     }
                     for &t in &call.targets {

@@ -125,6 +125,28 @@ impl<'a> Cx<'a> {
         self.reach_in(&self.handlers.reach, n)
     }
 
+    /// How body `n` is reached for a site of `handler`'s: from the nearest handler, unless
+    /// that one runs no tools while `handler` does (a helper a resource handler and the tool
+    /// dispatcher both call answers the dispatcher's tools, whichever is nearer).
+    pub fn reach_for(&self, handler: NodeId, n: NodeId) -> Option<Reach> {
+        let nearest = self.reach(n);
+        let keep = nearest
+            .as_ref()
+            .is_some_and(|r| r.handler == handler || self.runs_tools(r.handler));
+        if keep || !self.runs_tools(handler) {
+            return nearest;
+        }
+        let program = &self.a.program;
+        let from = self
+            .a
+            .graph
+            .reach([handler], |_, e| self.handlers.follows(program, e));
+        match from.get(n as usize) {
+            Some(Some(_)) => Some(self.reach_of(handler, Handlers::chain(&from, n))),
+            _ => nearest,
+        }
+    }
+
     /// As [`Cx::reach`], not through a panic guard.
     pub fn panic_reach(&self, n: NodeId) -> Option<Reach> {
         self.reach_in(&self.handlers.panic_reach, n)

@@ -53,7 +53,7 @@ fn finding(cx: &Cx<'_>, site: &ProtocolSite) -> Option<Finding> {
     } else {
         "`Err(..)`".to_string()
     };
-    let reach = cx.reach(site.node);
+    let reach = cx.reach_for(site.handler, site.node);
     let handler = reach.as_ref().map_or_else(
         || cx.handler_phrase(site.handler),
         |r| cx.reached_phrase(r, false),

@@ -54,7 +54,7 @@ fn finding(cx: &Cx<'_>, site: &ProtocolSite) -> Option<Finding> {
     if sdk_converts(cx, site) {
         return None;
     }
-    let handler = cx.reach(site.node).map_or_else(
+    let handler = cx.reach_for(site.handler, site.node).map_or_else(
         || cx.handler_phrase(site.handler),
         |r| cx.reached_phrase(&r, false),
     );
@@ -107,7 +107,7 @@ fn finding(cx: &Cx<'_>, site: &ProtocolSite) -> Option<Finding> {
         .label("the model gets a protocol error instead of a message it can correct its arguments from")
         .note("since MCP 2025-11-25 (SEP-1303), input validation errors are tool execution errors; -32602 is for requests that fail the `CallToolRequest` schema or name an unknown tool");
     for note in cx
-        .reach(site.node)
+        .reach_for(site.handler, site.node)
         .map(|r| cx.chain_notes(&r))
         .unwrap_or_default()
     {

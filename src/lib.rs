@@ -104,10 +104,12 @@ pub fn analyze_text_outcome(text: &str) -> Option<Outcome> {
             extern_name: "rmcp".into(),
             requirement: Some("3.11".into()),
             features: Vec::new(),
+            path: None,
         }],
         locked: BTreeMap::new(),
         files: vec![file.clone()],
         profile_manifest: root.join("Cargo.toml"),
+        context_only: false,
     };
     let workspace = Workspace {
         root,

@@ -262,6 +262,50 @@ fn helpers_in_other_workspace_members_are_followed() {
 }
 
 #[test]
+fn linting_a_server_directory_follows_its_path_dependencies_inside_the_tree() {
+    // `mcp-lint server` loads the workspace members `server` depends on by path, as code its
+    // tools call (not linted on their own), and never a path dependency outside the tree.
+    let dir = common::scratch_dir("path_dependencies");
+    let write = |path: &str, text: &str| common::write_file(&dir, path, text);
+    write(
+        "repo/Cargo.toml",
+        "[workspace]\nmembers = [\"server\", \"store\"]\n\n[workspace.dependencies]\nstore = { path = \"store\" }\n",
+    );
+    write(
+        "repo/store/Cargo.toml",
+        "[package]\nname = \"store\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    write(
+        "repo/store/src/lib.rs",
+        "pub fn head(text: &str) -> &str {\n    &text[..text.len().min(40)]\n}\npub fn unused() {\n    None::<u8>.unwrap();\n}\n",
+    );
+    write(
+        "outside/Cargo.toml",
+        "[package]\nname = \"outside\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    write(
+        "outside/src/lib.rs",
+        "pub fn shout(text: &str) -> String {\n    text.parse::<u8>().unwrap().to_string()\n}\n",
+    );
+    write(
+        "repo/server/Cargo.toml",
+        "[package]\nname = \"server\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nrmcp = \"3.11\"\nstore.workspace = true\noutside = { path = \"../../outside\" }\n",
+    );
+    write(
+        "repo/server/src/lib.rs",
+        "use rmcp::{tool, tool_router};\npub struct S;\n#[tool_router]\nimpl S {\n    #[tool(description = \"head\")]\n    async fn head(&self, text: String) -> String {\n        format!(\"{}{}\", store::head(&text), outside::shout(&text))\n    }\n}\n",
+    );
+    let out = mcp_lint(&dir.join("repo"), &["server", "--message-format", "short"]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("store/src/lib.rs:2:6: warning[mcp_lint::panic_in_tool]: slicing text at a byte offset can panic in `head`, reached from tool `head`"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("outside"), "{stdout}");
+    assert!(!stdout.contains("store/src/lib.rs:5"), "{stdout}");
+}
+
+#[test]
 fn files_of_test_only_modules_are_not_analysed() {
     // `#[cfg(test)] mod testutil;` compiles src/testutil.rs into tests only: its `#[ctor]`
     // never runs in the server. The one in src/live.rs does, before `main`.

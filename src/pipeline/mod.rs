@@ -208,7 +208,11 @@ fn analyse_packages(
 ) -> Analysed {
     let mut out = Analysed::default();
     let mut texts = texts::Texts::default();
-    let order: Vec<usize> = (0..sdks.len()).filter(|&p| sdks[p].is_some()).collect();
+    // A package loaded as another's path dependency is followed from that one's handlers;
+    // it is not linted on its own.
+    let order: Vec<usize> = (0..sdks.len())
+        .filter(|&p| sdks[p].is_some() && !run.workspace.packages[p].context_only)
+        .collect();
     for (k, &pi) in order.iter().enumerate() {
         let Some(sdk) = sdks[pi].as_deref() else {
             continue;

@@ -71,12 +71,14 @@ mod tests {
                     extern_name: "rmcp".into(),
                     requirement: Some("1.6".into()),
                     features: Vec::new(),
+                    path: None,
                 })
                 .into_iter()
                 .collect(),
             locked: Default::default(),
             files: files.iter().map(|f| f.to_path_buf()).collect(),
             profile_manifest: root.join("Cargo.toml"),
+            context_only: false,
         }
     }
 

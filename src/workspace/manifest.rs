@@ -12,6 +12,9 @@ pub struct Dependency {
     pub extern_name: String,
     pub requirement: Option<String>,
     pub features: Vec<String>,
+    /// `path = ".."`: the directory of a local package, relative to the manifest that says
+    /// so (`true` when that is the workspace root's, through `workspace = true`).
+    pub path: Option<(String, bool)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -207,7 +210,14 @@ pub fn dependencies_of(manifest: &toml::Table, workspace: Option<&toml::Table>) 
                 .get("workspace")
                 .and_then(toml::Value::as_bool)
                 .unwrap_or(false);
+            let local = |t: &toml::Value| {
+                t.get("path")
+                    .and_then(toml::Value::as_str)
+                    .map(String::from)
+            };
+            let mut path = local(&spec).map(|p| (p, false));
             if inherits && let Some(base) = workspace_deps.and_then(|w| w.get(key)) {
+                path = local(base).map(|p| (p, true));
                 let mut merged = match base {
                     toml::Value::String(v) => {
                         let mut t = toml::Table::new();
@@ -254,6 +264,7 @@ pub fn dependencies_of(manifest: &toml::Table, workspace: Option<&toml::Table>) 
                 extern_name: key.replace('-', "_"),
                 requirement,
                 features,
+                path,
             });
         }
     }

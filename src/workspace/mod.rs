@@ -36,6 +36,9 @@ pub struct Package {
     pub files: Vec<PathBuf>,
     /// The manifest whose `[profile.*]` tables apply: the workspace root's.
     pub profile_manifest: PathBuf,
+    /// Loaded only as code a linted package depends on by path (a sibling member of its
+    /// workspace): followed from that package's handlers, not linted on its own.
+    pub context_only: bool,
 }
 
 impl Package {
@@ -201,6 +204,7 @@ pub fn from_cargo(selection: &Selection) -> Result<Workspace, WorkspaceError> {
             locked: BTreeMap::new(),
             files: Vec::new(),
             profile_manifest: root.join("Cargo.toml"),
+            context_only: false,
         };
         package.locked =
             crate::lockfile::read(package.root(), &|name| package.dependency(name).is_some())
@@ -210,6 +214,7 @@ pub fn from_cargo(selection: &Selection) -> Result<Workspace, WorkspaceError> {
         skipped.extend(links.into_iter().map(link_skipped));
         packages.push(package);
     }
+    add_path_dependencies(&mut packages, &mut skipped, &root);
     Ok(Workspace {
         root,
         packages,
@@ -262,6 +267,60 @@ fn spec_matches(spec: &str, pkg: &Value) -> bool {
     }
 }
 
+/// Adds, as context only, the packages of the same workspace that the loaded ones depend on
+/// by path, directly or through each other: a server's tools call into them, so linting the
+/// server's directory follows that code as linting the workspace does. Only directories
+/// inside the workspace root or the directory mcp-lint runs in are followed (a path
+/// dependency pointing out of the tree is not read), each manifest once.
+fn add_path_dependencies(
+    packages: &mut Vec<Package>,
+    skipped: &mut Vec<(PathBuf, String)>,
+    tree: &Path,
+) {
+    let canonical = |p: &Path| p.canonicalize().ok();
+    let tree = canonical(tree);
+    let mut seen: Vec<PathBuf> = packages
+        .iter()
+        .filter_map(|p| canonical(&p.manifest_path))
+        .collect();
+    let mut i = 0;
+    while i < packages.len() {
+        let package = &packages[i];
+        let workspace_dir = package.profile_manifest.parent().and_then(canonical);
+        let mut found = Vec::new();
+        for dep in &package.dependencies {
+            let (Some((path, from_workspace)), Some(root)) = (&dep.path, &workspace_dir) else {
+                continue;
+            };
+            let base = if *from_workspace {
+                root.clone()
+            } else {
+                package.root().to_path_buf()
+            };
+            let Some(dir) = canonical(&base.join(path)) else {
+                continue;
+            };
+            let manifest = dir.join("Cargo.toml");
+            let inside = dir.starts_with(root) || tree.as_ref().is_some_and(|t| dir.starts_with(t));
+            if !inside || !crate::read::is_regular(&manifest) || seen.contains(&manifest) {
+                continue;
+            }
+            seen.push(manifest.clone());
+            found.push((dir, manifest));
+        }
+        for (dir, manifest) in found {
+            let (mut files, links) = source_files_and_links(&dir);
+            skipped.extend(links.into_iter().map(link_skipped));
+            files.sort();
+            if let Ok(mut linked) = package_from_manifest(manifest, files) {
+                linked.context_only = true;
+                packages.push(linked);
+            }
+        }
+        i += 1;
+    }
+}
+
 /// Loads packages for explicit paths: each file is linted with its nearest manifest.
 pub fn from_paths(paths: &[PathBuf]) -> Result<Workspace, WorkspaceError> {
     let root = std::env::current_dir()
@@ -309,6 +368,7 @@ pub fn from_paths(paths: &[PathBuf]) -> Result<Workspace, WorkspaceError> {
         files.dedup();
         packages.push(package_from_manifest(manifest_path, files)?);
     }
+    add_path_dependencies(&mut packages, &mut skipped, &root);
     if !loose.is_empty() {
         loose.sort();
         loose.dedup();
@@ -323,6 +383,7 @@ pub fn from_paths(paths: &[PathBuf]) -> Result<Workspace, WorkspaceError> {
             locked: BTreeMap::new(),
             files: loose,
             profile_manifest: PathBuf::new(),
+            context_only: false,
         });
     }
     Ok(Workspace {
@@ -438,6 +499,7 @@ fn package_from_manifest(
         manifest_path,
         files,
         profile_manifest,
+        context_only: false,
     })
 }
 

@@ -295,6 +295,17 @@ fn linting_a_server_directory_follows_its_path_dependencies_inside_the_tree() {
         "repo/server/src/lib.rs",
         "use rmcp::{tool, tool_router};\npub struct S;\n#[tool_router]\nimpl S {\n    #[tool(description = \"head\")]\n    async fn head(&self, text: String) -> String {\n        format!(\"{}{}\", store::head(&text), outside::shout(&text))\n    }\n}\n",
     );
+    // A link inside the tree to a package outside it is not followed either.
+    #[cfg(unix)]
+    {
+        let _ = std::os::unix::fs::symlink(dir.join("outside"), dir.join("repo/linked"));
+        let manifest = dir.join("repo/server/Cargo.toml");
+        let text = std::fs::read_to_string(&manifest).unwrap_or_default();
+        let _ = std::fs::write(
+            &manifest,
+            format!("{text}linked = {{ path = \"../linked\" }}\n"),
+        );
+    }
     let out = mcp_lint(&dir.join("repo"), &["server", "--message-format", "short"]);
     let stdout = text(&out.stdout);
     assert!(
@@ -302,6 +313,10 @@ fn linting_a_server_directory_follows_its_path_dependencies_inside_the_tree() {
         "{stdout}"
     );
     assert!(!stdout.contains("outside"), "{stdout}");
+    assert!(
+        !stdout.contains("shout") && !stdout.contains("linked/"),
+        "{stdout}"
+    );
     assert!(!stdout.contains("store/src/lib.rs:5"), "{stdout}");
 }
 

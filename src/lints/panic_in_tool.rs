@@ -208,6 +208,13 @@ pub(crate) fn reported(
             || "handle the `Err`/`None` case and report it as a tool error".to_string(),
             |sdk| {
                 let error_result = sdk.error_result(cx.node_role(reach.handler), "e.to_string()");
+                // No tool result can say `isError` in this SDK version: an `Err` at least
+                // answers the request.
+                if let Some(why) = sdk.no_error_result() {
+                    return format!(
+                        "handle the failure and return it as an `Err` (`return {error_result}`), which answers the request; {why}"
+                    );
+                }
                 format!(
                     "{}handle the failure and report it as a tool error:\n    let value = match result {{\n        Ok(value) => value,\n        Err(e) => return {error_result},\n    }};",
                     super::error_escapes_tool::retype_first(cx, reach.handler, handler_fn, &error_result)
